@@ -1,0 +1,43 @@
+/**
+ * The one place that names frontier keys. Every key of a logical shard carries the hash tag
+ * `{<shard>}`, so each Lua script touches a single Redis Cluster slot.
+ */
+export class FrontierKeys {
+  constructor(readonly prefix: string) {}
+
+  /** Prefix of a shard's keys; per-host keys (`h:`, `q:`, `lq:`, `l:`) are built from it in Lua. */
+  shard(shard: number): string {
+    return `${this.prefix}:{${shard}}:`;
+  }
+  ready(shard: number): string {
+    return `${this.shard(shard)}ready`;
+  }
+  leases(shard: number): string {
+    return `${this.shard(shard)}leases`;
+  }
+  seen(shard: number): string {
+    return `${this.shard(shard)}seen`;
+  }
+  stats(shard: number): string {
+    return `${this.shard(shard)}stats`;
+  }
+  dead(shard: number): string {
+    return `${this.shard(shard)}dead`;
+  }
+  host(shard: number, host: string): string {
+    return `${this.shard(shard)}h:${host}`;
+  }
+  queue(shard: number, host: string): string {
+    return `${this.shard(shard)}q:${host}`;
+  }
+}
+
+/** Stable host → shard map (FNV-1a, 32 bit): the same on every process and release. */
+export function shardOf(host: string, shards: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < host.length; i++) {
+    h ^= host.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % shards;
+}

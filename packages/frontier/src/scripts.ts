@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import type { RedisClient } from '@crawler/shared/redis';
+
+const commandsDir = new URL('./commands/', import.meta.url);
+
+/** Reads a script and inlines its `--- @include "includes/x"` lines (once each). */
+export function loadScript(file: string, included = new Set<string>()): string {
+  const text = readFileSync(new URL(file, commandsDir), 'utf8');
+  return text.replace(/^--- @include "([^"]+)"$/gm, (_m, name: string) => {
+    if (included.has(name)) return '';
+    included.add(name);
+    return loadScript(`${name}.lua`, included);
+  });
+}
+
+/** Script name → file; the number in the file name is the script's KEYS count. */
+const scripts = {
+  enqueueUrls: 'enqueueUrls-4.lua',
+  leaseHosts: 'leaseHosts-3.lua',
+  completeLease: 'completeLease-4.lua',
+  shardStats: 'shardStats-4.lua',
+  setHostPolicy: 'setHostPolicy-3.lua',
+} as const;
+
+export type ScriptName = keyof typeof scripts;
+
+type Reply = unknown;
+export type FrontierCommands = Record<ScriptName, (...args: (string | number)[]) => Promise<Reply>>;
+
+/** Defines the frontier scripts on a client (EVALSHA with automatic reload on NOSCRIPT). */
+export function defineFrontierScripts(redis: RedisClient): FrontierCommands {
+  const out = {} as FrontierCommands;
+  for (const [name, file] of Object.entries(scripts) as [ScriptName, string][]) {
+    const numberOfKeys = Number(/-(\d+)\.lua$/.exec(file)?.[1]);
+    const command = `frontier_${name}`;
+    redis.defineCommand(command, { numberOfKeys, lua: loadScript(file) });
+    const fn = (redis as unknown as Record<string, (...a: (string | number)[]) => Promise<Reply>>)[command];
+    if (!fn) throw new Error(`script ${name} was not defined`);
+    out[name] = (...args) => fn.apply(redis, args);
+  }
+  return out;
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('fills documented defaults from an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(c.FRONTIER_SHARDS).toBe(64);
+    expect(c.CRAWLER_NETWORK_ALLOW).toEqual([]);
+    expect(c.userAgent).toContain('crawlerbot/0.1');
+  });
+
+  it('names each bad variable', () => {
+    try {
+      loadConfig({ FRONTIER_SHARDS: 'many', CRAWLER_NETWORK_ALLOW: '127.0.0.1', REDIS_URL: 'nope' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const msg = (err as ConfigError).message;
+      expect(msg).toContain('FRONTIER_SHARDS="many"');
+      expect(msg).toContain('CRAWLER_NETWORK_ALLOW');
+      expect(msg).toContain('REDIS_URL="nope"');
+    }
+  });
+
+  it('parses CIDR allow-lists and booleans', () => {
+    const c = loadConfig({ CRAWLER_NETWORK_ALLOW: '127.0.0.0/8, ::1/128', REDIS_CLUSTER: 'yes' });
+    expect(c.CRAWLER_NETWORK_ALLOW).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(c.REDIS_CLUSTER).toBe(true);
+  });
+});

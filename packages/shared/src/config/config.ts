@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * The one configuration of every process, read from environment variables and validated at boot.
+ * Each variable has a documented default that serves a single machine with only Postgres and
+ * Redis running. A wrong value stops start-up with a message naming the variable.
+ */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const cidrList = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, 'expected CIDR like 127.0.0.0/8')));
+
+export const envSchema = z.object({
+  /** Postgres for seeds, host policies and settings. */
+  DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/crawler'),
+  /** Redis (single node or a cluster seed node) holding the frontier and streams. */
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Set to 1 when REDIS_URL points at a Redis Cluster node. */
+  REDIS_CLUSTER: bool.default(false),
+  /** Prefix of every Redis key of this installation; tests use a unique one per run. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/).default('crawl'),
+  /** Logical frontier shards (fixed per installation). */
+  FRONTIER_SHARDS: int(1, 4096).default(64),
+  /** Root folder for WARC files and the embedded ClickHouse. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** ClickHouse server URL; empty = embedded chdb under DATA_DIR/clickhouse. */
+  CLICKHOUSE_URL: z.string().default(''),
+  /** Coordinator HTTP API (REST /v1 and /trpc). */
+  COORDINATOR_HOST: z.string().default('127.0.0.1'),
+  COORDINATOR_PORT: int(0, 65535).default(4000),
+  /** Where agents, the CLI and the console reach the coordinator. */
+  COORDINATOR_URL: z.url().default('http://127.0.0.1:4000'),
+  CONSOLE_PORT: int(1, 65535).default(3000),
+  /** The robots.txt product token: the first word of the User-Agent. */
+  CRAWLER_UA_TOKEN: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "-" and "_" only').default('crawlerbot'),
+  /** A page that tells webmasters who runs the crawler; sent in the User-Agent. */
+  CRAWLER_CONTACT_URL: z.url().default('https://github.com/open-crawler/crawler'),
+  /** Default per-host gap between requests, in ms (1,000 = 1 request/s). */
+  CRAWLER_DEFAULT_GAP_MS: int(0, 3_600_000).default(1000),
+  /** Links are followed up to this many hops from a seed. */
+  CRAWLER_MAX_DEPTH: int(0, 1000).default(8),
+  /** Private/loopback networks the fetcher may connect to (CIDR list). Default none. */
+  CRAWLER_NETWORK_ALLOW: cidrList.default([]),
+  /** Optional JSON file mapping host names to IPv4 addresses (test webs). */
+  CRAWLER_DNS_MAP: z.string().default(''),
+  /** Hosts one agent works on at once (each with at most one connection). */
+  AGENT_MAX_HOSTS: int(1, 100_000).default(256),
+  /** Agent id; default hostname-pid. */
+  AGENT_ID: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).optional(),
+  /** Lease length in ms; an expired lease returns its URLs to the host's queue. */
+  LEASE_MS: int(1000, 3_600_000).default(300_000),
+  /** URLs handed out per host lease at most. */
+  LEASE_MAX_URLS: int(1, 1000).default(50),
+  FETCH_CONNECT_TIMEOUT_MS: int(100, 120_000).default(3000),
+  FETCH_FIRST_BYTE_TIMEOUT_MS: int(100, 120_000).default(5000),
+  FETCH_TOTAL_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  /** Body cap counted after decompression. */
+  FETCH_MAX_BODY_BYTES: int(1024, 1_073_741_824).default(10 * 1024 * 1024),
+  FETCH_MAX_REDIRECTS: int(0, 20).default(5),
+  /** robots.txt failures (5xx/unreachable) before a host's URLs are dead-lettered. */
+  ROBOTS_MAX_FAILURES: int(1, 100).default(4),
+  /** First retry delay after a failed robots.txt, doubled each time. */
+  ROBOTS_RETRY_BASE_MS: int(100, 86_400_000).default(60_000),
+  WARC_MAX_FILE_BYTES: int(1024 * 1024, 100 * 1024 * 1024 * 1024).default(1024 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof envSchema> & { userAgent: string; agentId: string };
+
+/** Raised when the environment does not validate; the message names every bad variable. */
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment (default `process.env`); empty strings count as unset. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') cleaned[key] = value;
+  }
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const name = String(i.path[0] ?? '?');
+        return `${name}=${JSON.stringify(cleaned[name] ?? '')}: ${i.message}`;
+      }),
+    );
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    userAgent: `Mozilla/5.0 (compatible; ${c.CRAWLER_UA_TOKEN}/0.1; +${c.CRAWLER_CONTACT_URL})`,
+    agentId: c.AGENT_ID ?? `${hostnameSafe()}-${process.pid}`,
+  };
+}
+
+function hostnameSafe(): string {
+  return (process.env.HOSTNAME ?? 'agent').replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40) || 'agent';
+}

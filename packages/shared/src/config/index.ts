@@ -1,0 +1,1 @@
+export { loadConfig, type Config, ConfigError } from './config';

@@ -1,0 +1,51 @@
+import { Cluster, Redis } from 'ioredis';
+
+/** A single Redis or a Redis Cluster: every frontier script touches one slot, so both work. */
+export type RedisClient = Redis | Cluster;
+
+/** Raised at start-up when Redis does not answer; says where and how to start it. */
+export class RedisUnavailableError extends Error {
+  readonly code = 'REDIS_UNAVAILABLE';
+  constructor(url: string, cause: unknown) {
+    super(
+      `Redis is not reachable at ${redactUrl(url)} (${cause instanceof Error ? cause.message : String(cause)}). ` +
+        `Start it (e.g. \`redis-server --daemonize yes --port 6379 --save '' --appendonly no\`) or set REDIS_URL.`,
+    );
+  }
+}
+
+/**
+ * Connects and pings, failing fast (about 3 s) with a clear error instead of retrying forever.
+ * Auto-pipelining batches the many small script calls of the frontier into few round trips.
+ */
+export async function connectRedis(url: string, opts: { cluster?: boolean } = {}): Promise<RedisClient> {
+  const common = { enableAutoPipelining: true, lazyConnect: true, connectTimeout: 3000 };
+  let client: RedisClient;
+  if (opts.cluster) {
+    const u = new URL(url);
+    client = new Cluster([{ host: u.hostname, port: Number(u.port || 6379) }], {
+      ...common,
+      redisOptions: { connectTimeout: 3000, password: u.password || undefined },
+    });
+  } else {
+    client = new Redis(url, { ...common, maxRetriesPerRequest: 3, retryStrategy: (n) => (n > 20 ? null : Math.min(n * 200, 2000)) });
+  }
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (err) {
+    client.disconnect();
+    throw new RedisUnavailableError(url, err);
+  }
+  return client;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

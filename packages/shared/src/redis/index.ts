@@ -1,0 +1,1 @@
+export { connectRedis, type RedisClient, RedisUnavailableError } from './connect-redis';
