@@ -1,1 +1,2 @@
 export { connectRedis, type RedisClient, RedisUnavailableError } from './connect-redis';
+export { deleteKeysWithPrefix } from './delete-keys-with-prefix';

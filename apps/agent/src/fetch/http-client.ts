@@ -1,0 +1,207 @@
+import { STATUS_CODES } from 'node:http';
+import { isIP } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Agent, request, errors as undiciErrors } from 'undici';
+import type { LookupFunction } from 'node:net';
+import { FetchError } from './fetch-error';
+import type { NetworkGuard } from './network-guard';
+import { DnsError, type HostResolver } from './resolve-host';
+
+export interface HttpClientOptions {
+  userAgent: string;
+  connectTimeoutMs: number;
+  firstByteTimeoutMs: number;
+  totalTimeoutMs: number;
+  /** Body cap counted after decompression (bytes). */
+  maxBodyBytes: number;
+  resolver: HostResolver;
+  guard: NetworkGuard;
+}
+
+export interface HttpResponse {
+  url: string;
+  status: number;
+  statusText: string;
+  httpVersion: string;
+  headers: Array<[string, string]>;
+  requestHeaders: Array<[string, string]>;
+  /** Decoded body (Content-Encoding removed), at most maxBodyBytes. */
+  body: Buffer;
+  /** Original Content-Encoding, when the body was decoded. */
+  contentEncoding: string | null;
+  truncated: 'length' | 'time' | 'disconnect' | null;
+  contentType: string;
+  /** Request start to last body byte (ms). */
+  fetchMs: number;
+  ip: string | null;
+}
+
+/**
+ * The agent's HTTP client: undici with one keep-alive connection per origin, per-phase timeouts,
+ * an overall deadline (undici's bodyTimeout resets on every chunk, so a trickling server needs
+ * one), decompression with the cap counted on decoded bytes (a gzip bomb stops at the cap), and
+ * the SSRF guard applied to the address actually connected.
+ */
+export class HttpClient {
+  private readonly dispatcher: Agent;
+  /** host name → last IP connected, for telemetry and per-IP politeness. */
+  private readonly lastIp = new Map<string, string>();
+
+  constructor(private readonly opts: HttpClientOptions) {
+    const lookup: LookupFunction = (hostname, options, callback) => {
+      opts.resolver.resolve(hostname).then(
+        (ips) => {
+          const ip = ips[0];
+          if (!ip) return callback(new FetchError('dns_not_found', hostname), '', 4);
+          const verdict = opts.guard.check(ip);
+          if (!verdict.ok) return callback(new FetchError(verdict.reason, `${hostname} → ${ip}`), '', 4);
+          this.rememberIp(hostname, ip);
+          const family = isIP(ip);
+          if ((options as { all?: boolean }).all) {
+            (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: ip, family }]);
+          } else callback(null, ip, family);
+        },
+        (err: unknown) => callback(err instanceof DnsError ? new FetchError(err.code, hostname) : (err as Error), '', 4),
+      );
+    };
+    this.dispatcher = new Agent({
+      connections: 1,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      connectTimeout: opts.connectTimeoutMs,
+      headersTimeout: opts.firstByteTimeoutMs,
+      bodyTimeout: opts.firstByteTimeoutMs,
+      maxHeaderSize: 64 * 1024,
+      connect: { lookup, timeout: opts.connectTimeoutMs },
+    });
+  }
+
+  /** The IP last connected for a host name, if any. */
+  ipOf(hostname: string): string | null {
+    return this.lastIp.get(hostname) ?? null;
+  }
+
+  /** GETs a URL once (no redirects followed: the caller decides). */
+  async get(url: string, extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
+    const u = new URL(url);
+    const literal = u.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal)) {
+      // A lookup hook never runs for IP-literal hosts: check them here.
+      const verdict = this.opts.guard.check(literal);
+      if (!verdict.ok) throw new FetchError(verdict.reason, literal);
+      this.rememberIp(u.hostname, literal);
+    }
+    const requestHeaders: Array<[string, string]> = [
+      ['User-Agent', this.opts.userAgent],
+      ['Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'],
+      ['Accept-Encoding', 'gzip, deflate, br'],
+      ...Object.entries(extraHeaders),
+    ];
+    const started = performance.now();
+    const deadline = AbortSignal.timeout(this.opts.totalTimeoutMs);
+    let res: Awaited<ReturnType<typeof request>>;
+    try {
+      res = await request(u, {
+        method: 'GET',
+        headers: Object.fromEntries(requestHeaders),
+        dispatcher: this.dispatcher,
+        signal: deadline,
+      });
+    } catch (err) {
+      throw toFetchError(err, deadline.aborted);
+    }
+    const headers = flattenHeaders(res.headers);
+    const encoding = (headerValue(headers, 'content-encoding') ?? '').trim().toLowerCase();
+    const { body, truncated } = await this.readBody(res.body, encoding, deadline);
+    return {
+      url,
+      status: res.statusCode,
+      statusText: STATUS_CODES[res.statusCode] ?? '',
+      httpVersion: '1.1',
+      headers,
+      requestHeaders,
+      body,
+      contentEncoding: encoding && encoding !== 'identity' ? encoding : null,
+      truncated,
+      contentType: (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase(),
+      fetchMs: performance.now() - started,
+      ip: this.ipOf(u.hostname),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async readBody(
+    raw: Readable,
+    encoding: string,
+    deadline: AbortSignal,
+  ): Promise<{ body: Buffer; truncated: HttpResponse['truncated'] }> {
+    const decoder = makeDecoder(encoding);
+    const source: Readable = decoder ? (pipeline(raw, decoder, () => undefined) as Readable) : raw;
+    const cap = this.opts.maxBodyBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated: HttpResponse['truncated'] = null;
+    try {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        if (size + chunk.length > cap) {
+          chunks.push(chunk.subarray(0, cap - size));
+          size = cap;
+          truncated = 'length';
+          break;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      }
+    } catch {
+      truncated = deadline.aborted ? 'time' : 'disconnect';
+    } finally {
+      raw.destroy();
+      decoder?.destroy();
+    }
+    return { body: Buffer.concat(chunks, size), truncated };
+  }
+
+  private rememberIp(host: string, ip: string): void {
+    if (this.lastIp.size > 100_000) this.lastIp.clear();
+    this.lastIp.set(host, ip);
+  }
+}
+
+function makeDecoder(encoding: string) {
+  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip();
+  if (encoding === 'deflate') return createInflate();
+  if (encoding === 'br') return createBrotliDecompress();
+  return null;
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) out.push([k, one]);
+  }
+  return out;
+}
+
+/** First value of a header (names compared case-insensitively). */
+export function headerValue(headers: Array<[string, string]>, name: string): string | undefined {
+  const n = name.toLowerCase();
+  return headers.find(([k]) => k.toLowerCase() === n)?.[1];
+}
+
+function toFetchError(err: unknown, deadlineHit: boolean): FetchError {
+  if (err instanceof FetchError) return err;
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof FetchError) return cause;
+  if (deadlineHit) return new FetchError('total_timeout', 'overall deadline passed');
+  if (err instanceof undiciErrors.ConnectTimeoutError) return new FetchError('connect_timeout', err.message);
+  if (err instanceof undiciErrors.HeadersTimeoutError) return new FetchError('first_byte_timeout', err.message);
+  if (err instanceof undiciErrors.HeadersOverflowError) return new FetchError('network', 'response headers too large');
+  const code = (err as { code?: string }).code;
+  if (code === 'ECONNREFUSED') return new FetchError('connect_refused', String(code));
+  return new FetchError('network', err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,81 @@
+import { promises as dns } from 'node:dns';
+import { isIP } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/** A resolver failure with a stable code for telemetry. */
+export class DnsError extends Error {
+  constructor(
+    readonly code: 'dns_not_found' | 'dns_failure',
+    host: string,
+  ) {
+    super(`${code}: ${host}`);
+  }
+}
+
+interface CacheEntry {
+  ips: string[];
+  expiresAt: number;
+  error?: DnsError;
+}
+
+/**
+ * A caching resolver: answers live at least 5 minutes (DNS TTLs shorter than that are raised),
+ * negative answers 1 hour. An optional static map (test webs) answers first. The cache is
+ * bounded: the oldest entries go first when it is full.
+ */
+export class HostResolver {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly staticMap: Map<string, string>;
+
+  constructor(
+    opts: { dnsMapFile?: string; minTtlMs?: number; negativeTtlMs?: number; maxEntries?: number } = {},
+    private readonly minTtlMs = opts.minTtlMs ?? 300_000,
+    private readonly negativeTtlMs = opts.negativeTtlMs ?? 3_600_000,
+    private readonly maxEntries = opts.maxEntries ?? 100_000,
+  ) {
+    this.staticMap = new Map(opts.dnsMapFile ? Object.entries(readDnsMap(opts.dnsMapFile)) : []);
+  }
+
+  /** Resolves a host name (or returns an IP literal as is). */
+  async resolve(host: string): Promise<string[]> {
+    const bare = host.replace(/^\[|\]$/g, '');
+    if (isIP(bare)) return [bare];
+    const fixed = this.staticMap.get(bare.toLowerCase());
+    if (fixed) return [fixed];
+    const now = Date.now();
+    const hit = this.cache.get(bare);
+    if (hit && hit.expiresAt > now) {
+      if (hit.error) throw hit.error;
+      return hit.ips;
+    }
+    try {
+      const records = await dns.resolve4(bare, { ttl: true });
+      const ttl = Math.max(this.minTtlMs, Math.min(...records.map((r) => r.ttl * 1000)));
+      const ips = records.map((r) => r.address);
+      this.remember(bare, { ips, expiresAt: now + ttl });
+      return ips;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      const error = new DnsError(code === 'ENOTFOUND' || code === 'ENODATA' ? 'dns_not_found' : 'dns_failure', bare);
+      this.remember(bare, { ips: [], expiresAt: now + (error.code === 'dns_not_found' ? this.negativeTtlMs : 60_000), error });
+      throw error;
+    }
+  }
+
+  private remember(host: string, entry: CacheEntry): void {
+    if (this.cache.size >= this.maxEntries) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(host, entry);
+  }
+}
+
+const dnsMapSchema = z.record(z.string(), z.ipv4());
+
+function readDnsMap(file: string): Record<string, string> {
+  const parsed = dnsMapSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`CRAWLER_DNS_MAP ${file}: ${parsed.error.message}`);
+  return Object.fromEntries(Object.entries(parsed.data).map(([k, v]) => [k.toLowerCase(), v]));
+}

@@ -1,0 +1,1 @@
+export { CrawlAgent, agentsKey } from './agent';

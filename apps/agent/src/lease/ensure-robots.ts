@@ -1,0 +1,58 @@
+import { urlFingerprint } from '@crawler/shared/url';
+import type { AgentResources } from '../agent-resources';
+import { FetchError } from '../fetch/fetch-error';
+import { headerValue } from '../fetch/http-client';
+import type { RobotsState } from '../robots/robots-cache';
+import type { HostPacer } from './host-pacer';
+import { archiveResponse, telemetryRow } from './archive-response';
+
+const MAX_ROBOTS_REDIRECTS = 5;
+
+/**
+ * The robots state of an origin, fetching robots.txt when it is not cached: with the same client,
+ * user agent and network path as pages, at the host's pace, following up to 5 redirects.
+ */
+export async function ensureRobots(r: AgentResources, origin: string, host: string, pacer: HostPacer): Promise<RobotsState> {
+  const cached = await r.robots.cached(origin);
+  if (cached) return cached.state;
+  let url = `${origin}/robots.txt`;
+  for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
+    await pacer.wait();
+    const fetchedAt = new Date();
+    const base = { urlFp: urlFingerprint(url), url, host, depth: 0, fetchedAt };
+    const started = performance.now();
+    try {
+      const res = await r.http.get(url);
+      pacer.done(res.fetchMs);
+      const { location, contentHash } = await archiveResponse(r, res, fetchedAt);
+      const next = res.status >= 300 && res.status < 400 ? headerValue(res.headers, 'location') : undefined;
+      const target = next ? safeResolve(next, url) : null;
+      r.telemetry.push(telemetryRow(r, base, {
+        status: res.status, bytes: res.body.length, fetch_ms: Math.round(res.fetchMs), content_type: res.contentType,
+        content_hash: contentHash, warc_key: location.key, warc_offset: location.offset, warc_length: location.length,
+        redirect_to: target ?? '', error_code: res.truncated === 'time' ? 'total_timeout' : '',
+      }));
+      if (target) {
+        url = target;
+        continue;
+      }
+      if (res.truncated === 'time' || res.truncated === 'disconnect') return r.robots.record(origin, { error: res.truncated === 'time' ? 'timeout' : 'network' });
+      return r.robots.record(origin, { status: res.status, body: res.body.toString('utf8') });
+    } catch (err) {
+      if (!(err instanceof FetchError)) throw err;
+      pacer.done(performance.now() - started);
+      r.telemetry.push(telemetryRow(r, base, { error_code: err.code, fetch_ms: Math.round(performance.now() - started) }));
+      return r.robots.record(origin, { error: /timeout/.test(err.code) ? 'timeout' : 'network' });
+    }
+  }
+  return r.robots.record(origin, { error: 'too_many_redirects' });
+}
+
+function safeResolve(href: string, base: string): string | null {
+  try {
+    const u = new URL(href, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,67 @@
+import { normalizeUrl, urlFingerprint, hostOf } from '@crawler/shared/url';
+import type { LeasedUrl } from '@crawler/frontier';
+import type { AgentResources } from '../agent-resources';
+import { FetchError } from '../fetch/fetch-error';
+import { headerValue } from '../fetch/http-client';
+import { decodeHtml, extractLinks } from '../parse/extract-links';
+import { discoverLinks } from '../parse/discover-links';
+import type { HostPacer } from './host-pacer';
+import { archiveResponse, telemetryRow } from './archive-response';
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/**
+ * Fetches one URL and records everything about it: the exchange in WARC, one telemetry row,
+ * redirect targets and discovered links back into the frontier (where the seen-check, the
+ * target host's robots.txt and its pace apply).
+ */
+export async function fetchAndRecord(r: AgentResources, host: string, entry: LeasedUrl, pacer: HostPacer): Promise<void> {
+  const fetchedAt = new Date();
+  const base = { urlFp: entry.urlFp, url: entry.url, host, depth: entry.depth, fetchedAt };
+  const started = performance.now();
+  let res;
+  try {
+    res = await r.http.get(entry.url);
+  } catch (err) {
+    if (!(err instanceof FetchError)) throw err;
+    pacer.done(performance.now() - started);
+    r.counters.errors++;
+    r.telemetry.push(telemetryRow(r, base, { error_code: err.code, fetch_ms: Math.round(performance.now() - started) }));
+    return;
+  }
+  pacer.done(res.fetchMs);
+  r.counters.fetched++;
+  r.counters.bytes += res.body.length;
+  if (res.status >= 500 || res.truncated) r.counters.errors++;
+
+  const { location, contentHash } = await archiveResponse(r, res, fetchedAt);
+  let redirectTo = '';
+  let errorCode = res.truncated === 'length' ? 'too_large' : res.truncated === 'time' ? 'total_timeout' : res.truncated ? 'disconnect' : '';
+
+  if (res.status >= 300 && res.status < 400) {
+    const href = headerValue(res.headers, 'location');
+    const n = href ? normalizeUrl(href, entry.url) : null;
+    if (n?.ok) {
+      redirectTo = n.url;
+      if (entry.redirects + 1 > r.config.FETCH_MAX_REDIRECTS) errorCode = 'redirect_limit';
+      else {
+        const { accepted } = await r.frontier.enqueue([
+          { url: n.url, urlFp: urlFingerprint(n.url), host: hostOf(n.url), depth: entry.depth, redirects: entry.redirects + 1, source: 'redirect' },
+        ]);
+        r.counters.linksEnqueued += accepted;
+      }
+    } else errorCode = 'bad_redirect';
+  } else if (res.status >= 200 && res.status < 300 && HTML_TYPES.has(res.contentType) && !res.truncated) {
+    const page = extractLinks(decodeHtml(res.body, headerValue(res.headers, 'content-type')));
+    const found = discoverLinks(entry.url, page, entry.depth, {
+      maxUrlLength: 2048, maxPathSegments: 16, maxDepth: r.config.CRAWLER_MAX_DEPTH,
+    });
+    if (found.urls.length > 0) r.counters.linksEnqueued += (await r.frontier.enqueue(found.urls)).accepted;
+  }
+
+  r.telemetry.push(telemetryRow(r, base, {
+    status: res.status, error_code: errorCode, bytes: res.body.length, fetch_ms: Math.round(res.fetchMs),
+    content_type: res.contentType, content_hash: contentHash, warc_key: location.key, warc_offset: location.offset,
+    warc_length: location.length, redirect_to: redirectTo,
+  }));
+}

@@ -1,0 +1,49 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Politeness within one host lease: requests go one at a time, and after each the host's next
+ * turn is `end + max(configured gap, Crawl-delay, slowFactor × fetch time)`, the adaptive part
+ * capped at maxAdaptiveGapMs so one trickling response cannot park a host for hours.
+ */
+export class HostPacer {
+  private lastEndMs = -Infinity;
+  private gapMs: number;
+
+  constructor(
+    private readonly baseGapMs: number,
+    private crawlDelayMs = 0,
+    private readonly slowFactor = 10,
+    private readonly maxAdaptiveGapMs = 30_000,
+  ) {
+    this.gapMs = Math.max(baseGapMs, crawlDelayMs);
+  }
+
+  /** Applies a robots.txt Crawl-delay (ms) from now on. */
+  setCrawlDelay(ms: number): void {
+    this.crawlDelayMs = ms;
+    this.gapMs = Math.max(this.gapMs, ms);
+  }
+
+  /** Waits until the host's next turn. */
+  async wait(): Promise<void> {
+    const wait = this.remainingMs();
+    if (wait > 0) await sleep(Math.ceil(wait));
+  }
+
+  /** Records the end of a request that took `fetchMs`. */
+  done(fetchMs: number): void {
+    this.lastEndMs = performance.now();
+    const adaptive = Math.min(this.maxAdaptiveGapMs, this.slowFactor * fetchMs);
+    this.gapMs = Math.max(this.baseGapMs, this.crawlDelayMs, adaptive);
+  }
+
+  /** Time until the host's next turn (ms, ≥ 0). */
+  remainingMs(): number {
+    return Math.max(0, this.lastEndMs + this.gapMs - performance.now());
+  }
+
+  /** The host's current gap between requests (ms). */
+  currentGapMs(): number {
+    return this.gapMs;
+  }
+}

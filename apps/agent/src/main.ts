@@ -1,0 +1,29 @@
+import { loadConfig } from '@crawler/shared/config';
+import { connectRedis } from '@crawler/shared/redis';
+import { CrawlAgent } from './agent';
+import { createLogger } from '@crawler/shared/log';
+
+// The agent process: `tsx apps/agent/src/main.ts`. SIGTERM/SIGINT drain it cleanly.
+const config = loadConfig();
+const log = createLogger('agent', config.LOG_LEVEL);
+const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
+const agent = await CrawlAgent.create(config, redis, log);
+agent.start();
+log.info({ agentId: config.agentId, maxHosts: config.AGENT_MAX_HOSTS }, 'agent started');
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'draining');
+    agent
+      .stop()
+      .then(() => redis.quit())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        log.error({ err }, 'drain failed');
+        process.exit(1);
+      });
+  });
+}

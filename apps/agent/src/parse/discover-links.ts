@@ -1,0 +1,41 @@
+import { normalizeUrl, urlFingerprint, hostOf, resolveBase } from '@crawler/shared/url';
+import { checkTrapRules, type TrapLimits } from '@crawler/shared/traps';
+import type { EnqueueUrl } from '@crawler/frontier';
+import type { ExtractedPage } from './extract-links';
+
+export interface DiscoveredLinks {
+  urls: EnqueueUrl[];
+  /** Links dropped, by reason (invalid, scheme, trap rule…). */
+  dropped: Record<string, number>;
+}
+
+/**
+ * Turns a page's hrefs into frontier entries: resolved against the page's effective base,
+ * normalized (the one canonical form every seen-check uses), deduplicated within the page, and
+ * kept out when a trap rule says so. One bad href never affects the others.
+ */
+export function discoverLinks(pageUrl: string, page: ExtractedPage, depth: number, limits: TrapLimits): DiscoveredLinks {
+  const dropped: Record<string, number> = {};
+  const urls: EnqueueUrl[] = [];
+  if (page.nofollow) return { urls, dropped: { meta_nofollow: page.links.length } };
+  const base = resolveBase(pageUrl, page.baseHref);
+  const seen = new Set<string>();
+  const childDepth = depth + 1;
+  for (const link of page.links) {
+    const n = normalizeUrl(link.href, base, { maxLength: limits.maxUrlLength });
+    if (!n.ok) {
+      dropped[n.reason] = (dropped[n.reason] ?? 0) + 1;
+      continue;
+    }
+    const trap = checkTrapRules(n.url, childDepth, limits);
+    if (trap) {
+      dropped[trap] = (dropped[trap] ?? 0) + 1;
+      continue;
+    }
+    const fp = urlFingerprint(n.url);
+    if (seen.has(fp)) continue;
+    seen.add(fp);
+    urls.push({ url: n.url, urlFp: fp, host: hostOf(n.url), depth: childDepth, source: 'link' });
+  }
+  return { urls, dropped };
+}

@@ -1,0 +1,36 @@
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+
+/** Stable error codes of the API, mapped once to HTTP statuses and tRPC codes. */
+export type AppErrorCode = 'BAD_REQUEST' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'UNAVAILABLE' | 'INTERNAL';
+
+const HTTP: Record<AppErrorCode, number> = {
+  BAD_REQUEST: 400,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+const TRPC: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  NOT_FOUND: 'NOT_FOUND',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL: 'INTERNAL_SERVER_ERROR',
+};
+
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    /** Machine-readable details, e.g. the rejected entries of a seed list. */
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+  get httpStatus(): number {
+    return HTTP[this.code];
+  }
+  get trpcCode(): TRPC_ERROR_CODE_KEY {
+    return TRPC[this.code];
+  }
+}

@@ -1,0 +1,9 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/client';
+
+export type Db = PrismaClient;
+
+/** The Prisma client over node-postgres (Prisma 7's driver adapter; no native engine). */
+export function createDb(databaseUrl: string): Db {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: 10 }) });
+}

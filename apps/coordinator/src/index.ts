@@ -1,0 +1,2 @@
+export { Coordinator } from './coordinator';
+export type { AppRouter } from './api/router';

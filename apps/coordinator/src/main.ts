@@ -1,0 +1,25 @@
+import { loadConfig } from '@crawler/shared/config';
+import { createLogger } from '@crawler/shared/log';
+import { Coordinator } from './coordinator';
+
+// The coordinator process: `tsx apps/coordinator/src/main.ts`.
+const config = loadConfig();
+const log = createLogger('coordinator', config.LOG_LEVEL);
+const coordinator = await Coordinator.start(config, log);
+log.info({ url: coordinator.url }, 'coordinator listening');
+console.log(`coordinator: API on ${coordinator.url} (REST /v1, tRPC /trpc)`);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    coordinator
+      .stop()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        log.error({ err }, 'stop failed');
+        process.exit(1);
+      });
+  });
+}

@@ -1,0 +1,41 @@
+import type { Frontier } from '@crawler/frontier';
+import type { AnalyticsStore } from '@crawler/shared/analytics';
+import type { RedisClient } from '@crawler/shared/redis';
+import type { SeedRepository } from '../db/seed-repository';
+
+/** Heartbeats newer than this count an agent as alive. */
+const AGENT_ALIVE_MS = 15_000;
+
+export interface Stats {
+  frontier: { shards: number; hosts: number; readyHosts: number; scheduledHosts: number; queuedUrls: number; openLeases: number; seenUrls: number; deadLetters: number };
+  fetches: { total: number; ok: number; errors: number; bytes: number; pagesPerSecond: number; statusMix: Record<'2xx' | '3xx' | '4xx' | '5xx' | 'error', number> };
+  seeds: { total: number };
+  agents: { alive: number };
+  generatedAt: string;
+}
+
+/** `GET /v1/stats`: the crawl at a glance, from the frontier, ClickHouse and Postgres. */
+export async function getStats(deps: {
+  frontier: Frontier;
+  analytics: AnalyticsStore;
+  seeds: SeedRepository;
+  redis: RedisClient;
+  agentsKey: string;
+}): Promise<Stats> {
+  const [f, fetches, seeds, alive] = await Promise.all([
+    deps.frontier.stats(),
+    deps.analytics.fetchStats(),
+    deps.seeds.count(),
+    deps.redis.zcount(deps.agentsKey, Date.now() - AGENT_ALIVE_MS, '+inf'),
+  ]);
+  return {
+    frontier: {
+      shards: f.shards, hosts: f.hosts, readyHosts: f.readyHosts, scheduledHosts: f.scheduledHosts,
+      queuedUrls: f.queuedUrls, openLeases: f.openLeases, seenUrls: f.seenUrls, deadLetters: f.deadLetters,
+    },
+    fetches,
+    seeds: { total: seeds },
+    agents: { alive },
+    generatedAt: new Date().toISOString(),
+  };
+}

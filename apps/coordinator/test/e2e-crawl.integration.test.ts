@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CrawlAgent } from '@crawler/agent';
+import { createLogger } from '@crawler/shared/log';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import { readWarcFile } from '@crawler/shared/warc';
+import { scoreCrawl, startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
+import { Coordinator } from '../src/coordinator';
+import { makeTestEnv, writeJson, type TestEnv } from './test-env';
+
+// The first crawl, end to end: a 50-host synthetic web crawled to completion by two agents
+// through the real coordinator, Postgres, Redis and embedded ClickHouse, judged from the
+// synthetic web's own request log.
+const GAP_MS = 50;
+let web: SyntheticWeb;
+let env: TestEnv;
+let coordinator: Coordinator;
+let agents: CrawlAgent[] = [];
+let redis: RedisClient;
+
+beforeAll(async () => {
+  web = await startSyntheticWeb({ seed: 7, hosts: 50, maxPagesPerHost: 40 });
+  env = makeTestEnv({ CRAWLER_NETWORK_ALLOW: '127.0.0.0/8', CRAWLER_DEFAULT_GAP_MS: String(GAP_MS), ROBOTS_RETRY_BASE_MS: '300', ROBOTS_MAX_FAILURES: '2', FETCH_TOTAL_TIMEOUT_MS: '4000', AGENT_MAX_HOSTS: '64' });
+  const dnsMap = writeJson(env.dataDir, 'dns-map.json', web.dnsMap);
+  const config = { ...env.config, CRAWLER_DNS_MAP: dnsMap };
+  const log = createLogger('e2e', 'warn');
+  coordinator = await Coordinator.start(config, log);
+  redis = await connectRedis(config.REDIS_URL);
+  agents = await Promise.all(['agent-a', 'agent-b'].map((id) => CrawlAgent.create({ ...config, agentId: id }, redis, log)));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled(agents.map((a) => a.stop()));
+  await coordinator?.stop();
+  if (redis) {
+    await deleteKeysWithPrefix(redis, env.config.REDIS_PREFIX);
+    redis.disconnect();
+  }
+  await web?.close();
+  await env?.cleanup();
+});
+
+describe('first crawl, end to end', () => {
+  it('accepts valid seeds and names each invalid one with HTTP 400', async () => {
+    const urls = [...web.seeds, 'not a url', 'ftp://files.example/x', 'http://'];
+    const res = await fetch(`${coordinator.url}/v1/seeds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ urls }) });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { valid: number; enqueued: number; rejected: Array<{ index: number; url: string; reason: string }> };
+    expect(body.valid).toBe(web.seeds.length);
+    expect(body.enqueued).toBe(web.seeds.length);
+    expect(body.rejected.map((r) => r.index)).toEqual([50, 51, 52]);
+    expect(body.rejected.every((r) => r.reason.length > 0)).toBe(true);
+  });
+
+  it('crawls to completion with zero politeness and robots violations and no duplicate fetch', async () => {
+    for (const a of agents) a.start();
+    const frontier = coordinator.services.frontier;
+    const deadline = Date.now() + 150_000;
+    while (Date.now() < deadline) {
+      await sleep(500);
+      if (agents.every((a) => a.activeLeases === 0) && (await frontier.isIdle())) break;
+    }
+    expect(await frontier.isIdle()).toBe(true);
+    await Promise.all(agents.map((a) => a.stop()));
+
+    const report = scoreCrawl({ log: web.log(), manifest: web.manifest(), productToken: env.config.CRAWLER_UA_TOKEN, minGapMs: GAP_MS });
+    expect(report.violations).toEqual([]);
+    expect(report.politeness_violations).toBe(0);
+    expect(report.robots_violations).toBe(0);
+    expect(report.duplicate_fetches).toBe(0);
+    expect(report.coverage, `missing: ${report.missing.join(' ')}`).toBeGreaterThanOrEqual(0.99);
+  }, 180_000);
+
+  it('stores every fetched page as a WARC response record, readable with warcio', async () => {
+    const warcRoot = join(env.dataDir, 'warc');
+    const files = readdirSync(warcRoot, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.warc.gz'));
+    expect(files.length).toBeGreaterThan(0);
+    const responses = new Set<string>();
+    for (const f of files) {
+      for await (const rec of readWarcFile(join(warcRoot, f))) {
+        expect(rec.digestsOk).toBe(true);
+        if (rec.type === 'response' && rec.targetUri) responses.add(rec.targetUri);
+      }
+    }
+    const answered = web.log().filter((e) => !e.aborted && e.status > 0);
+    const missing = answered.filter((e) => !responses.has(e.url));
+    expect(missing.map((e) => e.url)).toEqual([]);
+  });
+
+  it('counts the crawl in GET /v1/stats from ClickHouse', async () => {
+    await coordinator.ingest.settle();
+    const stats = (await (await fetch(`${coordinator.url}/v1/stats`)).json()) as { fetches: { total: number }; seeds: { total: number }; frontier: { openLeases: number } };
+    const requests = web.log().length;
+    expect(stats.seeds.total).toBe(web.seeds.length);
+    expect(stats.frontier.openLeases).toBe(0);
+    // One telemetry row per request the web saw (plus robots-denied URLs it never saw).
+    expect(stats.fetches.total).toBeGreaterThanOrEqual(requests);
+  });
+});

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '@crawler/shared/config';
+import { uniquePrefix } from '@crawler/shared/testing';
+import { dropDatabase } from '../src/db/migrate';
+
+/**
+ * A private environment for one integration test file: its own Postgres database, Redis key
+ * prefix and data folder, all removed by `cleanup()`.
+ */
+export interface TestEnv {
+  config: Config;
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+export function makeTestEnv(overrides: Record<string, string> = {}): TestEnv {
+  const dataDir = mkdtempSync(join(tmpdir(), 'crawler-test-'));
+  const db = `crawler_test_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const base = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const u = new URL(base);
+  u.pathname = `/${db}`;
+  const config = loadConfig({
+    DATABASE_URL: u.toString(),
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: uniquePrefix('e2e'),
+    DATA_DIR: dataDir,
+    COORDINATOR_PORT: '0',
+    FRONTIER_SHARDS: '16',
+    LOG_LEVEL: 'warn',
+    ...overrides,
+  });
+  return {
+    config,
+    dataDir,
+    async cleanup() {
+      await dropDatabase(config.DATABASE_URL);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes a JSON file into the test's data folder and returns its path. */
+export function writeJson(dir: string, name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(value));
+  return path;
+}

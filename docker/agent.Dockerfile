@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1.7
+# Agent: a stateless fetcher. Leases host batches from the Redis frontier, fetches politely,
+# writes WARC files (to S3/MinIO when S3_ENDPOINT is set, else DATA_DIR) and reports back.
+# Build from the repository root:  docker build -f docker/agent.Dockerfile -t crawler-agent .
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- base: Node 20 + the npm the lockfile was written with --------------------------------------
+FROM ${NODE_IMAGE} AS base
+# npm 11 honours the "allowScripts" policy in package.json (install scripts are opt-in).
+ARG NPM_VERSION=11.19.1
+ENV npm_config_update_notifier=false \
+    npm_config_fund=false \
+    npm_config_audit=false
+RUN npm install --global "npm@${NPM_VERSION}" && npm --version
+WORKDIR /app
+
+# ---- deps: install from the lockfile; only manifests are copied so this layer caches well -------
+FROM base AS deps
+COPY package.json package-lock.json ./
+COPY apps/agent/package.json apps/agent/
+COPY apps/console/package.json apps/console/
+COPY apps/coordinator/package.json apps/coordinator/
+COPY packages/frontier/package.json packages/frontier/
+COPY packages/shared/package.json packages/shared/
+COPY packages/synthetic-web/package.json packages/synthetic-web/
+RUN --mount=type=cache,target=/root/.npm npm ci
+
+# ---- build: source only (the agent has no generated code) ---------------------------------------
+FROM deps AS build
+COPY . .
+RUN rm -rf apps/console apps/coordinator prisma
+
+# ---- runtime --------------------------------------------------------------------------------------
+FROM base AS runtime
+ENV NODE_ENV=production \
+    DATA_DIR=/data
+# Code stays root-owned (read-only to the app); only /data is writable.
+COPY --from=build /app /app
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+CMD ["npx", "tsx", "apps/agent/src/main.ts"]

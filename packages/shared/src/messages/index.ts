@@ -1,0 +1,1 @@
+export { telemetryRowSchema, type TelemetryRow, telemetryStreamKey } from './telemetry';

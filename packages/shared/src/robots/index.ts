@@ -1,0 +1,8 @@
+export { parseRobots, ROBOTS_MAX_BYTES, type RobotsRules } from './parse-robots';
+export {
+  robotsVerdict,
+  ROBOTS_RETRY_BASE_S,
+  ROBOTS_RETRY_MAX_S,
+  type RobotsFetchOutcome,
+  type RobotsVerdict,
+} from './robots-verdict';
