@@ -9,12 +9,8 @@ export interface ArchivedResponse {
   contentHash: string;
 }
 
-/** Writes the exchange to WARC (request + response records) and hashes the body (SHA-256). */
+/** Writes the exchange to WARC (response + request records) and hashes the body (SHA-256). */
 export async function archiveResponse(r: AgentResources, res: HttpResponse, fetchedAt: Date): Promise<ArchivedResponse> {
-  const responseHeaders = res.contentEncoding
-    ? res.headers.filter(([k]) => !/^(content-encoding|transfer-encoding|content-length)$/i.test(k))
-        .concat([['X-Crawler-Original-Content-Encoding', res.contentEncoding], ['Content-Length', String(res.body.length)]])
-    : res.headers.filter(([k]) => !/^transfer-encoding$/i.test(k));
   const location = await r.warc.writeExchange({
     url: res.url,
     fetchedAt,
@@ -24,7 +20,9 @@ export async function archiveResponse(r: AgentResources, res: HttpResponse, fetc
     httpVersion: res.httpVersion,
     status: res.status,
     statusText: res.statusText,
-    responseHeaders,
+    // The writer stores the decoded body and moves Content-Encoding / Transfer-Encoding to
+    // X-Crawler-Original-* headers, so the record stays self-consistent.
+    responseHeaders: res.headers,
     body: res.body,
     ...(res.truncated ? { truncated: res.truncated } : {}),
   });

@@ -1,0 +1,29 @@
+/**
+ * The few operations the analytics store needs from ClickHouse, implemented once over embedded
+ * chdb and once over a server. Both run the same SQL; table names are unqualified and resolve
+ * in the store's database.
+ */
+export interface ClickHouseBackend {
+  /** Runs a statement that returns nothing of interest (DDL). */
+  exec(sql: string): Promise<void>;
+  /**
+   * Runs a SELECT with `{name:Type}` parameters bound server-side; returns its rows.
+   * 64-bit integers come back as strings on both backends (ClickHouse's JSON default).
+   */
+  queryRows<T>(sql: string, params: Record<string, unknown>): Promise<T[]>;
+  /** Inserts a JSONEachRow payload (one JSON object per line) in one INSERT. */
+  insertJsonEachRow(table: string, payload: Buffer): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Dates are bound as Unix seconds with milliseconds (`1764504000.123`), the time-zone-agnostic
+ * form `@clickhouse/client` uses, so a Date parameter means the same instant on both backends.
+ */
+export function normalizeParams(params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(params)) {
+    out[name] = value instanceof Date ? (value.getTime() / 1000).toFixed(3) : value;
+  }
+  return out;
+}

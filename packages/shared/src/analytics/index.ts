@@ -1,0 +1,9 @@
+/**
+ * Analytics store over ClickHouse: embedded chdb on a folder by default, a ClickHouse server
+ * when a URL is given, the same SQL on both. Numbered migrations in `./migrations`, one zod
+ * row schema and one batch insert per table.
+ */
+export { openAnalytics, type AnalyticsOptions, type AnalyticsStore } from './open-analytics';
+export { fetchRowSchema, type FetchRow } from './fetch-row';
+export type { FetchStats } from './fetch-stats';
+export { AnalyticsError, type AnalyticsErrorCode } from './analytics-errors';

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+
+const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** RFC 4648 base32 (upper case, `=` padded), the encoding WARC digests use. */
+export function base32(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = ((value << 8) | byte) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32_ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32_ALPHABET[(value << (5 - bits)) & 31];
+  while (out.length % 8 !== 0) out += '=';
+  return out;
+}
+
+/** `sha1:` + base32 SHA-1 of the concatenated parts (what WARC readers expect). */
+export function sha1Digest(...parts: Uint8Array[]): string {
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part);
+  return `sha1:${base32(hash.digest())}`;
+}
+
+/**
+ * Checks a WARC digest header (`sha1:` or `sha256:`, base32 or hex) against the bytes.
+ * Unknown algorithms count as a mismatch: we cannot vouch for them.
+ */
+export function digestMatches(header: string, parts: Uint8Array[]): boolean {
+  const colon = header.indexOf(':');
+  if (colon < 0) return false;
+  const algo = header.slice(0, colon).toLowerCase().replace('-', '');
+  const expected = header.slice(colon + 1).trim();
+  if (algo !== 'sha1' && algo !== 'sha256') return false;
+  const hash = createHash(algo);
+  for (const part of parts) hash.update(part);
+  const digest = hash.digest();
+  return /^[0-9a-f]+$/i.test(expected) && expected.length === digest.length * 2
+    ? expected.toLowerCase() === digest.toString('hex')
+    : expected.toUpperCase().replace(/=+$/, '') === base32(digest).replace(/=+$/, '');
+}

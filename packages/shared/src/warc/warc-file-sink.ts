@@ -1,0 +1,82 @@
+import { mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WarcError } from './warc-errors';
+
+const FILE_NAME = /^(\d{5,})\.warc\.gz$/;
+const MAX_NAME_ATTEMPTS = 100;
+
+/** File name of sequence number `seq`: `00042.warc.gz`. */
+export function warcFileName(seq: number): string {
+  return `${String(seq).padStart(5, '0')}.warc.gz`;
+}
+
+/** The next free sequence number in a folder: one past the highest existing file, else 0. */
+async function nextFreeSeq(folder: string): Promise<number> {
+  let highest = -1;
+  for (const name of await readdir(folder)) {
+    const match = FILE_NAME.exec(name);
+    if (match?.[1]) highest = Math.max(highest, Number(match[1]));
+  }
+  return highest + 1;
+}
+
+/**
+ * One open WARC file being appended to. Created exclusively (`wx`): a restart with the same
+ * prefix continues at the next sequence number instead of touching earlier files.
+ */
+export class WarcFileSink {
+  private constructor(
+    private readonly handle: FileHandle,
+    /** Key relative to the root folder. */
+    readonly key: string,
+    /** Sequence number of this file. */
+    readonly seq: number,
+    /** Bytes written so far. */
+    public size: number,
+  ) {}
+
+  /**
+   * Opens the next unused file under `${dir}/${prefix}` (at `minSeq` or later). If another
+   * writer takes a name first (same prefix elsewhere), moves on to the following number.
+   */
+  static async openNext(dir: string, prefix: string, minSeq = 0): Promise<WarcFileSink> {
+    const folder = join(dir, prefix);
+    await mkdir(folder, { recursive: true });
+    let seq = Math.max(minSeq, await nextFreeSeq(folder));
+    for (let attempt = 0; ; attempt++, seq++) {
+      const name = warcFileName(seq);
+      try {
+        const handle = await open(join(folder, name), 'wx');
+        return new WarcFileSink(handle, `${prefix}/${name}`, seq, 0);
+      } catch (err) {
+        const taken = err instanceof Error && 'code' in err && err.code === 'EEXIST';
+        if (!taken || attempt >= MAX_NAME_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  /** Appends the buffers in one `writev`; returns the offset of the first one, in bytes. */
+  async append(buffers: Uint8Array[]): Promise<number> {
+    const offset = this.size;
+    let total = 0;
+    for (const buffer of buffers) total += buffer.byteLength;
+    const { bytesWritten } = await this.handle.writev(buffers, offset);
+    if (bytesWritten !== total) {
+      throw new WarcError(
+        'WARC_WRITE_FAILED',
+        `short write to ${this.key}: ${bytesWritten} of ${total} bytes`,
+      );
+    }
+    this.size += total;
+    return offset;
+  }
+
+  /** Flushes to disk (fsync) and closes. */
+  async close(): Promise<void> {
+    try {
+      await this.handle.sync();
+    } finally {
+      await this.handle.close();
+    }
+  }
+}
