@@ -73,20 +73,31 @@ describe('first crawl, end to end', () => {
     expect(report.coverage, `missing: ${report.missing.join(' ')}`).toBeGreaterThanOrEqual(0.99);
   }, 180_000);
 
-  it('stores every fetched page as a WARC response record, readable with warcio', async () => {
+  it('stores every fetched page as a WARC response record that its ClickHouse row points at', async () => {
+    await coordinator.ingest.settle();
     const warcRoot = join(env.dataDir, 'warc');
     const files = readdirSync(warcRoot, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.warc.gz'));
     expect(files.length).toBeGreaterThan(0);
-    const responses = new Set<string>();
+    const responses = new Map<string, string>(); // "key@offset" -> target URI
     for (const f of files) {
       for await (const rec of readWarcFile(join(warcRoot, f))) {
-        expect(rec.digestsOk).toBe(true);
-        if (rec.type === 'response' && rec.targetUri) responses.add(rec.targetUri);
+        expect(rec.digestsOk, `${f}@${rec.offset}`).toBe(true);
+        if (rec.type === 'response' && rec.targetUri) responses.set(`${f}@${rec.offset}`, rec.targetUri);
       }
     }
-    const answered = web.log().filter((e) => !e.aborted && e.status > 0);
-    const missing = answered.filter((e) => !responses.has(e.url));
-    expect(missing.map((e) => e.url)).toEqual([]);
+    type Row = { url: string; status: number; error_code: string; warc_key: string; warc_offset: string };
+    const rows = await coordinator.services.analytics.queryJson<Row>(
+      'SELECT url, status, error_code, warc_key, toString(warc_offset) AS warc_offset FROM fetches FINAL',
+    );
+    // Every row with an HTTP answer points at the response record of its own URL.
+    const answered = rows.filter((r) => r.status > 0);
+    const badPointers = answered.filter((r) => responses.get(`${r.warc_key}@${r.warc_offset}`) !== r.url);
+    expect(badPointers.map((r) => `${r.url} -> ${r.warc_key}@${r.warc_offset}`)).toEqual([]);
+    // Every request the web answered is archived, or has a telemetry row saying why not.
+    const archived = new Set(responses.values());
+    const refused = new Set(rows.filter((r) => r.status === 0 && r.error_code !== '').map((r) => r.url));
+    const unaccounted = web.log().filter((e) => !e.aborted && !archived.has(e.url) && !refused.has(e.url));
+    expect(unaccounted.map((e) => e.url)).toEqual([]);
   });
 
   it('counts the crawl in GET /v1/stats from ClickHouse', async () => {

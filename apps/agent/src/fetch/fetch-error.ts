@@ -11,6 +11,7 @@ export type FetchErrorCode =
   | 'connect_refused'
   | 'first_byte_timeout'
   | 'total_timeout'
+  | 'headers_too_large'
   | 'network'
   | 'bad_url';
 
@@ -25,6 +26,7 @@ const ACTIONS: Record<FetchErrorCode, FetchErrorAction> = {
   connect_refused: 'backoff',
   first_byte_timeout: 'backoff',
   total_timeout: 'backoff',
+  headers_too_large: 'give_up',
   network: 'retry',
   bad_url: 'give_up',
 };

@@ -200,7 +200,7 @@ function toFetchError(err: unknown, deadlineHit: boolean): FetchError {
   if (deadlineHit) return new FetchError('total_timeout', 'overall deadline passed');
   if (err instanceof undiciErrors.ConnectTimeoutError) return new FetchError('connect_timeout', err.message);
   if (err instanceof undiciErrors.HeadersTimeoutError) return new FetchError('first_byte_timeout', err.message);
-  if (err instanceof undiciErrors.HeadersOverflowError) return new FetchError('network', 'response headers too large');
+  if (err instanceof undiciErrors.HeadersOverflowError) return new FetchError('headers_too_large', 'response headers over 64 KiB');
   const code = (err as { code?: string }).code;
   if (code === 'ECONNREFUSED') return new FetchError('connect_refused', String(code));
   return new FetchError('network', err instanceof Error ? err.message : String(err));

@@ -24,10 +24,9 @@ export class HostPacer {
     this.gapMs = Math.max(this.gapMs, ms);
   }
 
-  /** Waits until the host's next turn. */
+  /** Waits until the host's next turn (timers may fire early by a fraction of a ms: re-check). */
   async wait(): Promise<void> {
-    const wait = this.remainingMs();
-    if (wait > 0) await sleep(Math.ceil(wait));
+    for (let wait = this.remainingMs(); wait > 0; wait = this.remainingMs()) await sleep(Math.ceil(wait) + 1);
   }
 
   /** Records the end of a request that took `fetchMs`. */

@@ -6,7 +6,11 @@ import type { RedisClient } from '@crawler/shared/redis';
 import type { Logger } from '@crawler/shared/log';
 
 const GROUP = 'ingest';
-const streamReply = z.array(z.tuple([z.string(), z.array(z.tuple([z.string(), z.array(z.string())]))])).nullable();
+const entriesSchema = z.array(z.tuple([z.string(), z.array(z.string())]));
+// RESP2 answers [[stream, entries]]; RESP3 (ioredis 6's default) answers a map, flattened to [stream, entries].
+const streamReply = z
+  .union([z.tuple([z.string(), entriesSchema]), z.array(z.tuple([z.string(), entriesSchema])).transform((a) => a[0] ?? ['', []])])
+  .nullable();
 
 /**
  * Drains the agents' telemetry stream into ClickHouse in batches, at least once: entries are
@@ -83,7 +87,7 @@ export class TelemetryIngest {
     const args: (string | number)[] = ['GROUP', GROUP, this.consumer, 'COUNT', 200];
     if (blockMs > 0) args.push('BLOCK', blockMs);
     const reply = streamReply.parse(await this.redis.call('XREADGROUP', ...args, 'STREAMS', this.key, from));
-    const entries = reply?.[0]?.[1] ?? [];
+    const entries = (reply?.[1] ?? []) as Array<[string, string[]]>;
     if (entries.length === 0) return 0;
     const rows: FetchRow[] = [];
     for (const [id, fields] of entries) {

@@ -16,3 +16,13 @@ describe('isTrackingParam', () => {
     }
   });
 });
+
+describe('session ids', () => {
+  it('drops session-id parameters so one page does not become endless URLs', async () => {
+    const { normalizeUrl } = await import('./normalize-url');
+    const a = normalizeUrl('http://shop.test/item?id=3&sid=ab12cd');
+    const b = normalizeUrl('http://shop.test/item?PHPSESSID=ffff&id=3');
+    expect(a).toMatchObject({ ok: true, url: 'http://shop.test/item?id=3' });
+    expect(b).toMatchObject({ ok: true, url: 'http://shop.test/item?id=3' });
+  });
+});

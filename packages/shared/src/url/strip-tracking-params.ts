@@ -15,11 +15,26 @@ export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * True when a query parameter key is a tracking parameter: any `utm_*` key or one of
- * {@link TRACKING_PARAMS}, compared case-insensitively. `key` is the raw key as it appears
+ * Session-id parameters (as Heritrix's session-id stripping knows them): a fresh value per
+ * visit turns one page into endless URLs, the classic session-id crawler trap.
+ */
+export const SESSION_PARAMS: ReadonlySet<string> = new Set([
+  'sid',
+  'sessionid',
+  'session_id',
+  'jsessionid',
+  'phpsessid',
+  'aspsessionid',
+  'cfid',
+  'cftoken',
+]);
+
+/**
+ * True when a query parameter key is a tracking or session parameter: any `utm_*` key or one of
+ * {@link TRACKING_PARAMS} or {@link SESSION_PARAMS}, compared case-insensitively. `key` is the raw key as it appears
  * in the query (already percent-normalized).
  */
 export function isTrackingParam(key: string): boolean {
   const lower = key.toLowerCase();
-  return lower.startsWith('utm_') || TRACKING_PARAMS.has(lower);
+  return lower.startsWith('utm_') || TRACKING_PARAMS.has(lower) || SESSION_PARAMS.has(lower);
 }

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import type { Manifest, RequestLogEntry, SiteInfo } from '../types.js';
+import { scoreCrawl } from './score.js';
+
+const site = (
+  index: number,
+  host: string,
+  robots: SiteInfo['robots'],
+  robotsTxt: string | null,
+): SiteInfo => ({
+  index,
+  host,
+  ip: `127.1.1.${index + 1}`,
+  kind: 'normal',
+  robots,
+  crawlDelayS: null,
+  pages: 2,
+  features: [],
+  robotsTxt,
+});
+
+const manifest: Manifest = {
+  cycle: 1,
+  port: 8080,
+  seeds: ['http://a.test:8080/', 'http://b.test:8080/', 'http://c.test:8080/'],
+  expected: ['http://a.test:8080/', 'http://a.test:8080/x', 'http://c.test:8080/'],
+  sitemaps: [],
+  changed: [],
+  hosts: [
+    site(0, 'a.test', 'ok', 'User-agent: *\nDisallow: /private/\n'),
+    site(1, 'b.test', '5xx', null),
+    site(2, 'c.test', 'crawl-delay', 'User-agent: *\nCrawl-delay: 0.5\n'),
+  ],
+};
+
+let seq = 0;
+function e(
+  host: string,
+  target: string,
+  startMs: number,
+  endMs: number,
+  more: Partial<RequestLogEntry> = {},
+): RequestLogEntry {
+  return {
+    seq: ++seq,
+    host,
+    ip: '127.1.1.1',
+    method: 'GET',
+    target,
+    url: `http://${host}:8080${target}`,
+    status: 200,
+    bytes: 100,
+    ua: 'crawlerbot/1.0',
+    conditional: false,
+    startMs,
+    endMs,
+    inflightAtStart: 1,
+    aborted: false,
+    ...more,
+  };
+}
+
+const clean = (): RequestLogEntry[] => [
+  e('a.test', '/robots.txt', 0, 1),
+  e('a.test', '/', 101, 102),
+  e('a.test', '/x', 202, 203),
+  e('c.test', '/robots.txt', 0, 1),
+  e('c.test', '/', 501, 502),
+];
+
+const score = (log: RequestLogEntry[], sinceMs?: number) =>
+  scoreCrawl({ log, manifest, productToken: 'crawlerbot', minGapMs: 100, sinceMs });
+
+describe('scoreCrawl', () => {
+  it('reports full coverage and no violations on a clean log', () => {
+    const r = score(clean());
+    expect(r).toMatchObject({
+      requests: 5,
+      pages: 3,
+      expected: 3,
+      covered: 3,
+      coverage: 1,
+      missing: [],
+      politeness_violations: 0,
+      robots_violations: 0,
+      duplicate_fetches: 0,
+      trap_pages: 0,
+      violations: [],
+    });
+  });
+
+  it('reports missing URLs', () => {
+    const r = score(clean().filter((x) => x.target !== '/x'));
+    expect(r.covered).toBe(2);
+    expect(r.coverage).toBeCloseTo(2 / 3);
+    expect(r.missing).toEqual(['http://a.test:8080/x']);
+  });
+
+  it('detects concurrent requests to one host', () => {
+    const log = clean();
+    log.push(e('a.test', '/y', 310, 400), e('a.test', '/z', 350, 450, { inflightAtStart: 2 }));
+    const r = score(log);
+    // /z both overlaps /y (a gap below zero) and started with two requests open.
+    expect(r.violations.map((v) => v.kind).sort()).toEqual(['concurrency', 'gap']);
+    expect(r.politeness_violations).toBe(2);
+  });
+
+  it('detects short gaps, using the crawl-delay when it is larger', () => {
+    const short = clean().map((x) =>
+      x.host === 'a.test' && x.target === '/' ? { ...x, startMs: 50, endMs: 51 } : x,
+    );
+    expect(score(short).violations).toEqual([
+      expect.objectContaining({ kind: 'gap', host: 'a.test' }),
+    ]);
+    const delay = clean().map((x) =>
+      x.host === 'c.test' && x.target === '/' ? { ...x, startMs: 200, endMs: 201 } : x,
+    );
+    expect(score(delay).violations).toEqual([
+      expect.objectContaining({ kind: 'gap', host: 'c.test' }),
+    ]);
+    const tolerated = clean().map((x) =>
+      x.host === 'a.test' && x.target === '/' ? { ...x, startMs: 99.5 } : x,
+    );
+    expect(score(tolerated).politeness_violations).toBe(0);
+  });
+
+  it('detects robots violations: not first, 5xx host, disallowed after dot segments', () => {
+    const notFirst = [
+      e('a.test', '/', 0, 1),
+      e('a.test', '/robots.txt', 101, 102),
+      e('a.test', '/x', 202, 203),
+      e('a.test', '/y', 303, 304), // after robots.txt: fine
+    ];
+    expect(score(notFirst).violations).toEqual([
+      expect.objectContaining({ kind: 'robots-not-first', detail: 'http://a.test:8080/' }),
+    ]);
+    const noRobots = [e('a.test', '/', 0, 1)];
+    expect(score(noRobots).violations).toEqual([
+      expect.objectContaining({ kind: 'robots-not-first' }),
+    ]);
+    const fiveXX = [...clean(), e('b.test', '/robots.txt', 0, 1), e('b.test', '/', 200, 201)];
+    expect(score(fiveXX).violations).toEqual([
+      expect.objectContaining({ kind: 'robots-5xx', host: 'b.test' }),
+    ]);
+    const disallowed = [
+      ...clean(),
+      e('a.test', '/docs/../private/y', 400, 401),
+      e('a.test', '/%70rivate/z', 600, 601),
+    ];
+    const r = score(disallowed);
+    expect(r.robots_violations).toBe(2);
+    expect(r.violations.every((v) => v.kind === 'robots-disallowed')).toBe(true);
+  });
+
+  it('detects duplicate fetches by canonical URL, but not retries after 5xx or aborts', () => {
+    const dup = [...clean(), e('a.test', '/x?utm_source=mail#frag', 400, 401)];
+    const r = score(dup);
+    expect(r.duplicate_fetches).toBe(1);
+    expect(r.violations).toEqual([
+      expect.objectContaining({ kind: 'duplicate', detail: 'http://a.test:8080/x' }),
+    ]);
+    const retries = clean().flatMap((x) =>
+      x.target === '/x'
+        ? [
+            { ...x, status: 503 },
+            { ...x, startMs: 400, endMs: 401, seq: 100 },
+          ]
+        : [x],
+    );
+    expect(score(retries).duplicate_fetches).toBe(0);
+    const aborted = clean().flatMap((x) =>
+      x.target === '/x'
+        ? [
+            { ...x, aborted: true },
+            { ...x, startMs: 400, endMs: 401, seq: 101 },
+          ]
+        : [x],
+    );
+    expect(score(aborted).duplicate_fetches).toBe(0);
+  });
+
+  it('treats requests before sinceMs as a previous cycle', () => {
+    const cycle2 = [
+      ...clean(),
+      e('a.test', '/', 10_000, 10_001, { conditional: true, status: 304 }),
+      e('a.test', '/x', 10_101, 10_102, { conditional: true }),
+      e('c.test', '/', 10_000, 10_001, { conditional: true, status: 304 }),
+    ];
+    const r = score(cycle2, 5_000);
+    expect(r).toMatchObject({
+      requests: 3,
+      covered: 3,
+      duplicate_fetches: 0,
+      robots_violations: 0,
+      politeness_violations: 0,
+    });
+    expect(score(cycle2).duplicate_fetches).toBe(3);
+  });
+
+  it('counts trap pages', () => {
+    const traps = [
+      ...clean(),
+      e('a.test', '/calendar/2024/01', 400, 401),
+      e('a.test', '/shop?sid=1', 600, 601),
+    ];
+    expect(score(traps).trap_pages).toBe(2);
+  });
+});
