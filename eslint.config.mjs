@@ -27,8 +27,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
       '@typescript-eslint/require-await': 'off',
     },
   },
@@ -37,7 +43,19 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@crawler/coordinator*', '@crawler/agent*', '@crawler/console*', '**/apps/**'], message: 'packages never import apps' }] },
+        {
+          patterns: [
+            {
+              group: [
+                '@crawler/coordinator*',
+                '@crawler/agent*',
+                '@crawler/console*',
+                '**/apps/**',
+              ],
+              message: 'packages never import apps',
+            },
+          ],
+        },
       ],
     },
   },

@@ -1,7 +1,11 @@
+export {};
 // `npm run bench -- <name> [flags]`: benchmarks that print, as their last stdout line, one JSON
 // object with their figures. Each lives in scripts/bench/<name>.ts.
 const [name, ...args] = process.argv.slice(2);
-const benches: Record<string, () => Promise<{ run(args: string[]): Promise<Record<string, unknown>> }>> = {
+const benches: Record<
+  string,
+  () => Promise<{ run(args: string[]): Promise<Record<string, unknown>> }>
+> = {
   e2e: () => import('./bench/e2e'),
 };
 const load = name ? benches[name] : undefined;

@@ -30,12 +30,18 @@ function newer(a, b) {
 }
 
 // 1. Dependencies, from the lockfile.
-if (!existsSync('node_modules/.package-lock.json') || newer('package-lock.json', 'node_modules/.package-lock.json')) {
+if (
+  !existsSync('node_modules/.package-lock.json') ||
+  newer('package-lock.json', 'node_modules/.package-lock.json')
+) {
   step('installing dependencies (npm ci)');
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 // 2. Prisma client (no engine download needed).
-if (!existsSync('apps/coordinator/src/db/generated/client.ts') || newer('prisma/schema.prisma', 'apps/coordinator/src/db/generated/client.ts')) {
+if (
+  !existsSync('apps/coordinator/src/db/generated/client.ts') ||
+  newer('prisma/schema.prisma', 'apps/coordinator/src/db/generated/client.ts')
+) {
   step('generating the Prisma client');
   run('node', ['scripts/prisma-generate.mjs', '--quiet']);
 }
@@ -68,7 +74,11 @@ async function shutdown(code = 0) {
   console.log('▸ stopping (agents finish their in-flight fetches first)…');
   for (const c of [...children].reverse()) c.kill('SIGTERM');
   const deadline = Date.now() + 20_000;
-  while (children.some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < deadline) await sleep(100);
+  while (
+    children.some((c) => c.exitCode === null && c.signalCode === null) &&
+    Date.now() < deadline
+  )
+    await sleep(100);
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   process.exit(code);
 }
@@ -95,7 +105,19 @@ let seedsFile = null;
 if (demo) {
   mkdirSync('data/synthetic', { recursive: true });
   step('starting the synthetic web (300 hosts on 127.1.x.x)');
-  const web = start('synthetic-web', 'npx', ['tsx', 'packages/synthetic-web/src/cli.ts', 'serve', '--hosts', env.DEMO_HOSTS ?? '300', '--seed', '1', '--out', 'data/synthetic', '--log', 'data/synthetic/requests.jsonl']);
+  const web = start('synthetic-web', 'npx', [
+    'tsx',
+    'packages/synthetic-web/src/cli.ts',
+    'serve',
+    '--hosts',
+    env.DEMO_HOSTS ?? '300',
+    '--seed',
+    '1',
+    '--out',
+    'data/synthetic',
+    '--log',
+    'data/synthetic/requests.jsonl',
+  ]);
   const info = await new Promise((resolve) => {
     createInterface({ input: web.stdout }).on('line', (line) => {
       if (line.startsWith('{')) resolve(JSON.parse(line));
@@ -114,12 +136,18 @@ await waitFor(`${env.COORDINATOR_URL}/healthz`, 'the coordinator');
 step('starting an agent');
 start('agent', 'npx', ['tsx', 'apps/agent/src/main.ts']);
 step('starting the console');
-start('console', 'npx', ['next', 'start', '-p', consolePort, '-H', '127.0.0.1'], { cwd: 'apps/console' });
+start('console', 'npx', ['next', 'start', '-p', consolePort, '-H', '127.0.0.1'], {
+  cwd: 'apps/console',
+});
 await waitFor(`http://127.0.0.1:${consolePort}/`, 'the console');
 
 if (seedsFile) {
   const urls = readFileSync(seedsFile, 'utf8').split('\n').filter(Boolean);
-  const r = await fetch(`${env.COORDINATOR_URL}/v1/seeds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ urls }) });
+  const r = await fetch(`${env.COORDINATOR_URL}/v1/seeds`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ urls }),
+  });
   step(`seeded ${urls.length} synthetic hosts (${r.status})`);
 }
 

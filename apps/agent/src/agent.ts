@@ -39,7 +39,12 @@ export class CrawlAgent {
     return this.r.counters;
   }
 
-  static async create(config: Config, redis: RedisClient, log: Logger, opts: { warcDir?: string } = {}): Promise<CrawlAgent> {
+  static async create(
+    config: Config,
+    redis: RedisClient,
+    log: Logger,
+    opts: { warcDir?: string } = {},
+  ): Promise<CrawlAgent> {
     const frontier = new Frontier(redis, {
       prefix: config.REDIS_PREFIX,
       shards: config.FRONTIER_SHARDS,
@@ -53,12 +58,15 @@ export class CrawlAgent {
       firstByteTimeoutMs: config.FETCH_FIRST_BYTE_TIMEOUT_MS,
       totalTimeoutMs: config.FETCH_TOTAL_TIMEOUT_MS,
       maxBodyBytes: config.FETCH_MAX_BODY_BYTES,
-      resolver: new HostResolver(config.CRAWLER_DNS_MAP ? { dnsMapFile: config.CRAWLER_DNS_MAP } : {}),
+      resolver: new HostResolver(
+        config.CRAWLER_DNS_MAP ? { dnsMapFile: config.CRAWLER_DNS_MAP } : {},
+      ),
       guard: new NetworkGuard(config.CRAWLER_NETWORK_ALLOW),
     });
     const robots = new RobotsCache(
       redis,
-      (origin) => `${frontier.keys.shard(frontier.shardOf(new URL(origin).hostname))}robots:${origin}`,
+      (origin) =>
+        `${frontier.keys.shard(frontier.shardOf(new URL(origin).hostname))}robots:${origin}`,
       config.CRAWLER_UA_TOKEN,
     );
     const day = new Date().toISOString().slice(0, 10);
@@ -69,8 +77,17 @@ export class CrawlAgent {
       software: 'open-crawler/0.1.0',
     });
     const telemetry = new TelemetrySink(redis, config.REDIS_PREFIX);
-    const counters: AgentCounters = { fetched: 0, errors: 0, bytes: 0, robotsDenied: 0, linksEnqueued: 0 };
-    return new CrawlAgent({ config, frontier, http, robots, warc, telemetry, log, counters }, redis);
+    const counters: AgentCounters = {
+      fetched: 0,
+      errors: 0,
+      bytes: 0,
+      robotsDenied: 0,
+      linksEnqueued: 0,
+    };
+    return new CrawlAgent(
+      { config, frontier, http, robots, warc, telemetry, log, counters },
+      redis,
+    );
   }
 
   get activeLeases(): number {
@@ -126,7 +143,11 @@ export class CrawlAgent {
 
   private async beat(): Promise<void> {
     try {
-      await this.redis.zadd(agentsKey(this.r.config.REDIS_PREFIX), Date.now(), this.r.config.agentId);
+      await this.redis.zadd(
+        agentsKey(this.r.config.REDIS_PREFIX),
+        Date.now(),
+        this.r.config.agentId,
+      );
     } catch (err) {
       this.r.log.warn({ err }, 'heartbeat failed');
     }

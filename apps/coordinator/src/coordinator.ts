@@ -30,14 +30,25 @@ export class Coordinator {
     private readonly server: Server,
   ) {}
 
-  static async start(config: Config, log: Logger, opts: { analytics?: AnalyticsStore } = {}): Promise<Coordinator> {
+  static async start(
+    config: Config,
+    log: Logger,
+    opts: { analytics?: AnalyticsStore } = {},
+  ): Promise<Coordinator> {
     const applied = await migrate(config.DATABASE_URL);
-    log.info({ migrations: applied.filter((m) => m.applied).map((m) => m.name) }, 'postgres migrated');
+    log.info(
+      { migrations: applied.filter((m) => m.applied).map((m) => m.name) },
+      'postgres migrated',
+    );
     const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
     const ingestRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
     const analytics =
       opts.analytics ??
-      (await openAnalytics(config.CLICKHOUSE_URL ? { url: config.CLICKHOUSE_URL } : { path: join(config.DATA_DIR, 'clickhouse') }));
+      (await openAnalytics(
+        config.CLICKHOUSE_URL
+          ? { url: config.CLICKHOUSE_URL }
+          : { path: join(config.DATA_DIR, 'clickhouse') },
+      ));
     await analytics.migrate();
     const db = createDb(config.DATABASE_URL);
     const frontier = new Frontier(redis, {
@@ -48,17 +59,31 @@ export class Coordinator {
       defaultGapMs: config.CRAWLER_DEFAULT_GAP_MS,
     });
     const services: Services = {
-      config, log, redis, frontier, analytics,
+      config,
+      log,
+      redis,
+      frontier,
+      analytics,
       seeds: new SeedRepository(db),
       policies: new HostPolicyRepository(db),
       agentsKey: agentsKey(config.REDIS_PREFIX),
     };
     // Postgres is the record: bring the frontier in line with it (Redis may have been emptied).
     for (const row of await services.policies.listAll()) await pushPolicy(frontier, row);
-    for (let batch = await services.seeds.listNotEnqueued(5000); batch.length > 0; batch = await services.seeds.listNotEnqueued(5000)) {
+    for (
+      let batch = await services.seeds.listNotEnqueued(5000);
+      batch.length > 0;
+      batch = await services.seeds.listNotEnqueued(5000)
+    ) {
       await enqueueSeeds(services, batch);
     }
-    const ingest = new TelemetryIngest(ingestRedis, analytics, config.REDIS_PREFIX, `coordinator-${process.pid}`, log);
+    const ingest = new TelemetryIngest(
+      ingestRedis,
+      analytics,
+      config.REDIS_PREFIX,
+      `coordinator-${process.pid}`,
+      log,
+    );
     await ingest.start();
     const server = createApiServer(services);
     await new Promise<void>((resolve, reject) => {

@@ -22,13 +22,22 @@ let redis: RedisClient;
 
 beforeAll(async () => {
   web = await startSyntheticWeb({ seed: 7, hosts: 50, maxPagesPerHost: 40 });
-  env = makeTestEnv({ CRAWLER_NETWORK_ALLOW: '127.0.0.0/8', CRAWLER_DEFAULT_GAP_MS: String(GAP_MS), ROBOTS_RETRY_BASE_MS: '300', ROBOTS_MAX_FAILURES: '2', FETCH_TOTAL_TIMEOUT_MS: '4000', AGENT_MAX_HOSTS: '64' });
+  env = makeTestEnv({
+    CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
+    CRAWLER_DEFAULT_GAP_MS: String(GAP_MS),
+    ROBOTS_RETRY_BASE_MS: '300',
+    ROBOTS_MAX_FAILURES: '2',
+    FETCH_TOTAL_TIMEOUT_MS: '4000',
+    AGENT_MAX_HOSTS: '64',
+  });
   const dnsMap = writeJson(env.dataDir, 'dns-map.json', web.dnsMap);
   const config = { ...env.config, CRAWLER_DNS_MAP: dnsMap };
   const log = createLogger('e2e', 'warn');
   coordinator = await Coordinator.start(config, log);
   redis = await connectRedis(config.REDIS_URL);
-  agents = await Promise.all(['agent-a', 'agent-b'].map((id) => CrawlAgent.create({ ...config, agentId: id }, redis, log)));
+  agents = await Promise.all(
+    ['agent-a', 'agent-b'].map((id) => CrawlAgent.create({ ...config, agentId: id }, redis, log)),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -45,9 +54,17 @@ afterAll(async () => {
 describe('first crawl, end to end', () => {
   it('accepts valid seeds and names each invalid one with HTTP 400', async () => {
     const urls = [...web.seeds, 'not a url', 'ftp://files.example/x', 'http://'];
-    const res = await fetch(`${coordinator.url}/v1/seeds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ urls }) });
+    const res = await fetch(`${coordinator.url}/v1/seeds`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ urls }),
+    });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { valid: number; enqueued: number; rejected: Array<{ index: number; url: string; reason: string }> };
+    const body = (await res.json()) as {
+      valid: number;
+      enqueued: number;
+      rejected: Array<{ index: number; url: string; reason: string }>;
+    };
     expect(body.valid).toBe(web.seeds.length);
     expect(body.enqueued).toBe(web.seeds.length);
     expect(body.rejected.map((r) => r.index)).toEqual([50, 51, 52]);
@@ -65,7 +82,12 @@ describe('first crawl, end to end', () => {
     expect(await frontier.isIdle()).toBe(true);
     await Promise.all(agents.map((a) => a.stop()));
 
-    const report = scoreCrawl({ log: web.log(), manifest: web.manifest(), productToken: env.config.CRAWLER_UA_TOKEN, minGapMs: GAP_MS });
+    const report = scoreCrawl({
+      log: web.log(),
+      manifest: web.manifest(),
+      productToken: env.config.CRAWLER_UA_TOKEN,
+      minGapMs: GAP_MS,
+    });
     expect(report.violations).toEqual([]);
     expect(report.politeness_violations).toBe(0);
     expect(report.robots_violations).toBe(0);
@@ -76,33 +98,52 @@ describe('first crawl, end to end', () => {
   it('stores every fetched page as a WARC response record that its ClickHouse row points at', async () => {
     await coordinator.ingest.settle();
     const warcRoot = join(env.dataDir, 'warc');
-    const files = readdirSync(warcRoot, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.warc.gz'));
+    const files = readdirSync(warcRoot, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.warc.gz'),
+    );
     expect(files.length).toBeGreaterThan(0);
     const responses = new Map<string, string>(); // "key@offset" -> target URI
     for (const f of files) {
       for await (const rec of readWarcFile(join(warcRoot, f))) {
         expect(rec.digestsOk, `${f}@${rec.offset}`).toBe(true);
-        if (rec.type === 'response' && rec.targetUri) responses.set(`${f}@${rec.offset}`, rec.targetUri);
+        if (rec.type === 'response' && rec.targetUri)
+          responses.set(`${f}@${rec.offset}`, rec.targetUri);
       }
     }
-    type Row = { url: string; status: number; error_code: string; warc_key: string; warc_offset: string };
+    type Row = {
+      url: string;
+      status: number;
+      error_code: string;
+      warc_key: string;
+      warc_offset: string;
+    };
     const rows = await coordinator.services.analytics.queryJson<Row>(
       'SELECT url, status, error_code, warc_key, toString(warc_offset) AS warc_offset FROM fetches FINAL',
     );
     // Every row with an HTTP answer points at the response record of its own URL.
     const answered = rows.filter((r) => r.status > 0);
-    const badPointers = answered.filter((r) => responses.get(`${r.warc_key}@${r.warc_offset}`) !== r.url);
+    const badPointers = answered.filter(
+      (r) => responses.get(`${r.warc_key}@${r.warc_offset}`) !== r.url,
+    );
     expect(badPointers.map((r) => `${r.url} -> ${r.warc_key}@${r.warc_offset}`)).toEqual([]);
     // Every request the web answered is archived, or has a telemetry row saying why not.
     const archived = new Set(responses.values());
-    const refused = new Set(rows.filter((r) => r.status === 0 && r.error_code !== '').map((r) => r.url));
-    const unaccounted = web.log().filter((e) => !e.aborted && !archived.has(e.url) && !refused.has(e.url));
+    const refused = new Set(
+      rows.filter((r) => r.status === 0 && r.error_code !== '').map((r) => r.url),
+    );
+    const unaccounted = web
+      .log()
+      .filter((e) => !e.aborted && !archived.has(e.url) && !refused.has(e.url));
     expect(unaccounted.map((e) => e.url)).toEqual([]);
   });
 
   it('counts the crawl in GET /v1/stats from ClickHouse', async () => {
     await coordinator.ingest.settle();
-    const stats = (await (await fetch(`${coordinator.url}/v1/stats`)).json()) as { fetches: { total: number }; seeds: { total: number }; frontier: { openLeases: number } };
+    const stats = (await (await fetch(`${coordinator.url}/v1/stats`)).json()) as {
+      fetches: { total: number };
+      seeds: { total: number };
+      frontier: { openLeases: number };
+    };
     const requests = web.log().length;
     expect(stats.seeds.total).toBe(web.seeds.length);
     expect(stats.frontier.openLeases).toBe(0);

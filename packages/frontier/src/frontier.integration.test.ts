@@ -12,7 +12,14 @@ const prefixes: string[] = [];
 function make(opts: Partial<ConstructorParameters<typeof Frontier>[1]> = {}): Frontier {
   const prefix = uniquePrefix('frontier');
   prefixes.push(prefix);
-  return new Frontier(redis, { prefix, shards: 8, leaseMs: 60_000, maxUrlsPerLease: 10, defaultGapMs: 0, ...opts });
+  return new Frontier(redis, {
+    prefix,
+    shards: 8,
+    leaseMs: 60_000,
+    maxUrlsPerLease: 10,
+    defaultGapMs: 0,
+    ...opts,
+  });
 }
 
 function url(host: string, path: string, depth = 0): EnqueueUrl {
@@ -43,14 +50,18 @@ describe('Frontier (real Redis)', () => {
     await f.enqueue(Array.from({ length: 15 }, (_, i) => url('c.test', String(i))));
     const [lease] = await f.lease('agent-1', 5);
     expect(lease?.host).toBe('c.test');
-    expect(lease?.urls.map((u) => u.url)).toEqual(Array.from({ length: 10 }, (_, i) => `http://c.test/${i}`));
+    expect(lease?.urls.map((u) => u.url)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `http://c.test/${i}`),
+    );
     // The host has an open lease: nobody else gets it.
     expect(await f.lease('agent-2', 5)).toEqual([]);
     // Done 4 of 10: six return to the head, in order, behind a 0 ms delay.
     expect(await f.complete(lease!, { processed: 4, delayMs: 0, paceMs: 1 })).toBe(true);
     expect(await f.complete(lease!, { processed: 10, delayMs: 0, paceMs: 1 })).toBe(false);
     const [again] = await f.lease('agent-2', 5);
-    expect(again?.urls.map((u) => u.url)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map((i) => `http://c.test/${i}`));
+    expect(again?.urls.map((u) => u.url)).toEqual(
+      [4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map((i) => `http://c.test/${i}`),
+    );
     expect((await f.stats()).queuedUrls).toBe(1);
   });
 
@@ -84,7 +95,11 @@ describe('Frontier (real Redis)', () => {
     await f.complete(l!, { processed: 0, delayMs: 0, paceMs: 1, parkReason: 'robots_unavailable' });
     await f.enqueue([url('f.test', '3')]);
     const dead = await f.deadLetters();
-    expect(dead.map((d) => d.url).sort()).toEqual(['http://f.test/1', 'http://f.test/2', 'http://f.test/3']);
+    expect(dead.map((d) => d.url).sort()).toEqual([
+      'http://f.test/1',
+      'http://f.test/2',
+      'http://f.test/3',
+    ]);
     expect(dead.every((d) => d.reason === 'robots_unavailable')).toBe(true);
     expect(await f.isIdle()).toBe(true);
   });

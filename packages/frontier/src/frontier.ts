@@ -83,7 +83,14 @@ export class Frontier {
     const counts = await Promise.all(
       [...byShard].map(([shard, args]) => {
         const k = this.keys;
-        return this.cmd.enqueueUrls(k.ready(shard), k.seen(shard), k.stats(shard), k.dead(shard), k.shard(shard), ...args);
+        return this.cmd.enqueueUrls(
+          k.ready(shard),
+          k.seen(shard),
+          k.stats(shard),
+          k.dead(shard),
+          k.shard(shard),
+          ...args,
+        );
       }),
     );
     return { accepted: counts.reduce<number>((a, c) => a + Number(c), 0) };
@@ -102,41 +109,77 @@ export class Frontier {
       order.map((shard) => {
         const k = this.keys;
         return this.cmd
-          .leaseHosts(k.ready(shard), k.leases(shard), k.stats(shard), k.shard(shard), agentId, perShard, this.leaseMs, this.maxUrls, this.defaultGapMs, shard)
+          .leaseHosts(
+            k.ready(shard),
+            k.leases(shard),
+            k.stats(shard),
+            k.shard(shard),
+            agentId,
+            perShard,
+            this.leaseMs,
+            this.maxUrls,
+            this.defaultGapMs,
+            shard,
+          )
           .then((r) => ({ shard, r }));
       }),
     );
     const leases: HostLease[] = [];
     for (const { shard, r } of replies) {
       const parsed = leaseReply.safeParse(r);
-      if (!parsed.success) throw new FrontierDataError(`lease reply of shard ${shard}: ${parsed.error.message}`);
+      if (!parsed.success)
+        throw new FrontierDataError(`lease reply of shard ${shard}: ${parsed.error.message}`);
       for (const [leaseId, host, leaseMs, gapMs, entries] of parsed.data) {
         leases.push({ leaseId, shard, host, leaseMs, gapMs, urls: entries.map(parseEntry) });
       }
     }
     // Extra hosts beyond maxHosts were leased by the over-asking above: hand them back at once.
     const extra = leases.splice(maxHosts);
-    await Promise.all(extra.map((l) => this.complete(l, { processed: 0, delayMs: 0, paceMs: l.gapMs })));
+    await Promise.all(
+      extra.map((l) => this.complete(l, { processed: 0, delayMs: 0, paceMs: l.gapMs })),
+    );
     return leases;
   }
 
   /** Ends a lease. Returns false when the lease was no longer current (expired and reclaimed). */
-  async complete(lease: Pick<HostLease, 'leaseId' | 'shard'>, outcome: LeaseOutcome): Promise<boolean> {
+  async complete(
+    lease: Pick<HostLease, 'leaseId' | 'shard'>,
+    outcome: LeaseOutcome,
+  ): Promise<boolean> {
     const k = this.keys;
     const s = lease.shard;
     const r = await this.cmd.completeLease(
-      k.ready(s), k.leases(s), k.stats(s), k.dead(s), k.shard(s),
-      lease.leaseId, outcome.processed, Math.max(0, Math.round(outcome.delayMs)), Math.max(1, Math.round(outcome.paceMs)),
-      outcome.parkReason ? '1' : '0', outcome.parkReason ?? '',
+      k.ready(s),
+      k.leases(s),
+      k.stats(s),
+      k.dead(s),
+      k.shard(s),
+      lease.leaseId,
+      outcome.processed,
+      Math.max(0, Math.round(outcome.delayMs)),
+      Math.max(1, Math.round(outcome.paceMs)),
+      outcome.parkReason ? '1' : '0',
+      outcome.parkReason ?? '',
     );
     return Number(r) >= 0;
   }
 
   /** Writes a host's policy (gap in ms or null for the default; blocked) into its shard. */
-  async setHostPolicy(host: string, policy: { gapMs: number | null; blocked: boolean }): Promise<void> {
+  async setHostPolicy(
+    host: string,
+    policy: { gapMs: number | null; blocked: boolean },
+  ): Promise<void> {
     const s = this.shardOf(host);
     const k = this.keys;
-    await this.cmd.setHostPolicy(k.ready(s), k.stats(s), k.leases(s), k.shard(s), host, policy.gapMs === null ? '' : String(Math.round(policy.gapMs)), policy.blocked ? '1' : '0');
+    await this.cmd.setHostPolicy(
+      k.ready(s),
+      k.stats(s),
+      k.leases(s),
+      k.shard(s),
+      host,
+      policy.gapMs === null ? '' : String(Math.round(policy.gapMs)),
+      policy.blocked ? '1' : '0',
+    );
   }
 
   /** Counters summed over all shards (also reclaims expired leases). */
@@ -144,12 +187,31 @@ export class Frontier {
     const replies = await Promise.all(
       Array.from({ length: this.shards }, (_, s) => {
         const k = this.keys;
-        return this.cmd.shardStats(k.ready(s), k.leases(s), k.stats(s), k.seen(s), k.shard(s), 'set');
+        return this.cmd.shardStats(
+          k.ready(s),
+          k.leases(s),
+          k.stats(s),
+          k.seen(s),
+          k.shard(s),
+          'set',
+        );
       }),
     );
-    const t: FrontierStats = { shards: this.shards, hosts: 0, queuedUrls: 0, seenUrls: 0, readyHosts: 0, scheduledHosts: 0, openLeases: 0, deadLetters: 0, processedUrls: 0 };
+    const t: FrontierStats = {
+      shards: this.shards,
+      hosts: 0,
+      queuedUrls: 0,
+      seenUrls: 0,
+      readyHosts: 0,
+      scheduledHosts: 0,
+      openLeases: 0,
+      deadLetters: 0,
+      processedUrls: 0,
+    };
     for (const r of replies) {
-      const [hosts, queued, seen, readyNow, readyTotal, leases, dead, processed] = statsReply.parse(r) as [number, number, number, number, number, number, number, number];
+      const [hosts, queued, seen, readyNow, readyTotal, leases, dead, processed] = statsReply.parse(
+        r,
+      ) as [number, number, number, number, number, number, number, number];
       t.hosts += hosts;
       t.queuedUrls += queued;
       t.seenUrls += seen;
@@ -179,7 +241,9 @@ export class Frontier {
   }
 
   /** Lists dead letters of every shard (at most `limit`). */
-  async deadLetters(limit = 100): Promise<Array<{ host: string; reason: string; url: string; at: number }>> {
+  async deadLetters(
+    limit = 100,
+  ): Promise<Array<{ host: string; reason: string; url: string; at: number }>> {
     const out: Array<{ host: string; reason: string; url: string; at: number }> = [];
     for (let s = 0; s < this.shards && out.length < limit; s++) {
       const rows = await this.redis.lrange(this.keys.dead(s), 0, limit - out.length - 1);

@@ -34,7 +34,9 @@ export function defineFrontierScripts(redis: RedisClient): FrontierCommands {
     const numberOfKeys = Number(/-(\d+)\.lua$/.exec(file)?.[1]);
     const command = `frontier_${name}`;
     redis.defineCommand(command, { numberOfKeys, lua: loadScript(file) });
-    const fn = (redis as unknown as Record<string, (...a: (string | number)[]) => Promise<Reply>>)[command];
+    const fn = (redis as unknown as Record<string, (...a: (string | number)[]) => Promise<Reply>>)[
+      command
+    ];
     if (!fn) throw new Error(`script ${name} was not defined`);
     out[name] = (...args) => fn.apply(redis, args);
   }

@@ -55,14 +55,25 @@ export class HttpClient {
           const ip = ips[0];
           if (!ip) return callback(new FetchError('dns_not_found', hostname), '', 4);
           const verdict = opts.guard.check(ip);
-          if (!verdict.ok) return callback(new FetchError(verdict.reason, `${hostname} → ${ip}`), '', 4);
+          if (!verdict.ok)
+            return callback(new FetchError(verdict.reason, `${hostname} → ${ip}`), '', 4);
           this.rememberIp(hostname, ip);
           const family = isIP(ip);
           if ((options as { all?: boolean }).all) {
-            (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: ip, family }]);
+            (
+              callback as unknown as (
+                e: null,
+                a: Array<{ address: string; family: number }>,
+              ) => void
+            )(null, [{ address: ip, family }]);
           } else callback(null, ip, family);
         },
-        (err: unknown) => callback(err instanceof DnsError ? new FetchError(err.code, hostname) : (err as Error), '', 4),
+        (err: unknown) =>
+          callback(
+            err instanceof DnsError ? new FetchError(err.code, hostname) : (err as Error),
+            '',
+            4,
+          ),
       );
     };
     this.dispatcher = new Agent({
@@ -140,7 +151,7 @@ export class HttpClient {
     deadline: AbortSignal,
   ): Promise<{ body: Buffer; truncated: HttpResponse['truncated'] }> {
     const decoder = makeDecoder(encoding);
-    const source: Readable = decoder ? (pipeline(raw, decoder, () => undefined) as Readable) : raw;
+    const source: Readable = decoder ? pipeline(raw, decoder, () => undefined) : raw;
     const cap = this.opts.maxBodyBytes;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -198,9 +209,12 @@ function toFetchError(err: unknown, deadlineHit: boolean): FetchError {
   const cause = (err as { cause?: unknown }).cause;
   if (cause instanceof FetchError) return cause;
   if (deadlineHit) return new FetchError('total_timeout', 'overall deadline passed');
-  if (err instanceof undiciErrors.ConnectTimeoutError) return new FetchError('connect_timeout', err.message);
-  if (err instanceof undiciErrors.HeadersTimeoutError) return new FetchError('first_byte_timeout', err.message);
-  if (err instanceof undiciErrors.HeadersOverflowError) return new FetchError('headers_too_large', 'response headers over 64 KiB');
+  if (err instanceof undiciErrors.ConnectTimeoutError)
+    return new FetchError('connect_timeout', err.message);
+  if (err instanceof undiciErrors.HeadersTimeoutError)
+    return new FetchError('first_byte_timeout', err.message);
+  if (err instanceof undiciErrors.HeadersOverflowError)
+    return new FetchError('headers_too_large', 'response headers over 64 KiB');
   const code = (err as { code?: string }).code;
   if (code === 'ECONNREFUSED') return new FetchError('connect_refused', String(code));
   return new FetchError('network', err instanceof Error ? err.message : String(err));

@@ -29,7 +29,12 @@ export class HostResolver {
   private readonly staticMap: Map<string, string>;
 
   constructor(
-    opts: { dnsMapFile?: string; minTtlMs?: number; negativeTtlMs?: number; maxEntries?: number } = {},
+    opts: {
+      dnsMapFile?: string;
+      minTtlMs?: number;
+      negativeTtlMs?: number;
+      maxEntries?: number;
+    } = {},
     private readonly minTtlMs = opts.minTtlMs ?? 300_000,
     private readonly negativeTtlMs = opts.negativeTtlMs ?? 3_600_000,
     private readonly maxEntries = opts.maxEntries ?? 100_000,
@@ -57,8 +62,15 @@ export class HostResolver {
       return ips;
     } catch (err) {
       const code = (err as { code?: string }).code;
-      const error = new DnsError(code === 'ENOTFOUND' || code === 'ENODATA' ? 'dns_not_found' : 'dns_failure', bare);
-      this.remember(bare, { ips: [], expiresAt: now + (error.code === 'dns_not_found' ? this.negativeTtlMs : 60_000), error });
+      const error = new DnsError(
+        code === 'ENOTFOUND' || code === 'ENODATA' ? 'dns_not_found' : 'dns_failure',
+        bare,
+      );
+      this.remember(bare, {
+        ips: [],
+        expiresAt: now + (error.code === 'dns_not_found' ? this.negativeTtlMs : 60_000),
+        error,
+      });
       throw error;
     }
   }

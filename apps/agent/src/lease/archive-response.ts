@@ -10,7 +10,11 @@ export interface ArchivedResponse {
 }
 
 /** Writes the exchange to WARC (response + request records) and hashes the body (SHA-256). */
-export async function archiveResponse(r: AgentResources, res: HttpResponse, fetchedAt: Date): Promise<ArchivedResponse> {
+export async function archiveResponse(
+  r: AgentResources,
+  res: HttpResponse,
+  fetchedAt: Date,
+): Promise<ArchivedResponse> {
   const location = await r.warc.writeExchange({
     url: res.url,
     fetchedAt,
@@ -36,9 +40,22 @@ export function telemetryRow(
   fields: Partial<TelemetryRow>,
 ): TelemetryRow {
   return {
-    url_fp: base.urlFp, url: base.url, host: base.host, fetched_at: base.fetchedAt.getTime(), status: 0, error_code: '',
-    bytes: 0, fetch_ms: 0, content_type: '', content_hash: '', depth: base.depth, agent_id: r.config.agentId,
-    warc_key: '', warc_offset: 0, warc_length: 0, redirect_to: '',
+    url_fp: base.urlFp,
+    url: base.url,
+    host: base.host,
+    fetched_at: base.fetchedAt.getTime(),
+    status: 0,
+    error_code: '',
+    bytes: 0,
+    fetch_ms: 0,
+    content_type: '',
+    content_hash: '',
+    depth: base.depth,
+    agent_id: r.config.agentId,
+    warc_key: '',
+    warc_offset: 0,
+    warc_length: 0,
+    redirect_to: '',
     ...fields,
   };
 }

@@ -12,7 +12,12 @@ const MAX_ROBOTS_REDIRECTS = 5;
  * The robots state of an origin, fetching robots.txt when it is not cached: with the same client,
  * user agent and network path as pages, at the host's pace, following up to 5 redirects.
  */
-export async function ensureRobots(r: AgentResources, origin: string, host: string, pacer: HostPacer): Promise<RobotsState> {
+export async function ensureRobots(
+  r: AgentResources,
+  origin: string,
+  host: string,
+  pacer: HostPacer,
+): Promise<RobotsState> {
   const cached = await r.robots.cached(origin);
   if (cached) return cached.state;
   let url = `${origin}/robots.txt`;
@@ -25,23 +30,39 @@ export async function ensureRobots(r: AgentResources, origin: string, host: stri
       const res = await r.http.get(url);
       pacer.done(res.fetchMs);
       const { location, contentHash } = await archiveResponse(r, res, fetchedAt);
-      const next = res.status >= 300 && res.status < 400 ? headerValue(res.headers, 'location') : undefined;
+      const next =
+        res.status >= 300 && res.status < 400 ? headerValue(res.headers, 'location') : undefined;
       const target = next ? safeResolve(next, url) : null;
-      r.telemetry.push(telemetryRow(r, base, {
-        status: res.status, bytes: res.body.length, fetch_ms: Math.round(res.fetchMs), content_type: res.contentType,
-        content_hash: contentHash, warc_key: location.key, warc_offset: location.offset, warc_length: location.length,
-        redirect_to: target ?? '', error_code: res.truncated === 'time' ? 'total_timeout' : '',
-      }));
+      r.telemetry.push(
+        telemetryRow(r, base, {
+          status: res.status,
+          bytes: res.body.length,
+          fetch_ms: Math.round(res.fetchMs),
+          content_type: res.contentType,
+          content_hash: contentHash,
+          warc_key: location.key,
+          warc_offset: location.offset,
+          warc_length: location.length,
+          redirect_to: target ?? '',
+          error_code: res.truncated === 'time' ? 'total_timeout' : '',
+        }),
+      );
       if (target) {
         url = target;
         continue;
       }
-      if (res.truncated === 'time' || res.truncated === 'disconnect') return r.robots.record(origin, { error: res.truncated === 'time' ? 'timeout' : 'network' });
+      if (res.truncated === 'time' || res.truncated === 'disconnect')
+        return r.robots.record(origin, { error: res.truncated === 'time' ? 'timeout' : 'network' });
       return r.robots.record(origin, { status: res.status, body: res.body.toString('utf8') });
     } catch (err) {
       if (!(err instanceof FetchError)) throw err;
       pacer.done(performance.now() - started);
-      r.telemetry.push(telemetryRow(r, base, { error_code: err.code, fetch_ms: Math.round(performance.now() - started) }));
+      r.telemetry.push(
+        telemetryRow(r, base, {
+          error_code: err.code,
+          fetch_ms: Math.round(performance.now() - started),
+        }),
+      );
       return r.robots.record(origin, { error: /timeout/.test(err.code) ? 'timeout' : 'network' });
     }
   }

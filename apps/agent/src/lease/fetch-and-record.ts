@@ -15,7 +15,12 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
  * redirect targets and discovered links back into the frontier (where the seen-check, the
  * target host's robots.txt and its pace apply).
  */
-export async function fetchAndRecord(r: AgentResources, host: string, entry: LeasedUrl, pacer: HostPacer): Promise<void> {
+export async function fetchAndRecord(
+  r: AgentResources,
+  host: string,
+  entry: LeasedUrl,
+  pacer: HostPacer,
+): Promise<void> {
   const fetchedAt = new Date();
   const base = { urlFp: entry.urlFp, url: entry.url, host, depth: entry.depth, fetchedAt };
   const started = performance.now();
@@ -26,7 +31,12 @@ export async function fetchAndRecord(r: AgentResources, host: string, entry: Lea
     if (!(err instanceof FetchError)) throw err;
     pacer.done(performance.now() - started);
     r.counters.errors++;
-    r.telemetry.push(telemetryRow(r, base, { error_code: err.code, fetch_ms: Math.round(performance.now() - started) }));
+    r.telemetry.push(
+      telemetryRow(r, base, {
+        error_code: err.code,
+        fetch_ms: Math.round(performance.now() - started),
+      }),
+    );
     return;
   }
   pacer.done(res.fetchMs);
@@ -36,7 +46,14 @@ export async function fetchAndRecord(r: AgentResources, host: string, entry: Lea
 
   const { location, contentHash } = await archiveResponse(r, res, fetchedAt);
   let redirectTo = '';
-  let errorCode = res.truncated === 'length' ? 'too_large' : res.truncated === 'time' ? 'total_timeout' : res.truncated ? 'disconnect' : '';
+  let errorCode =
+    res.truncated === 'length'
+      ? 'too_large'
+      : res.truncated === 'time'
+        ? 'total_timeout'
+        : res.truncated
+          ? 'disconnect'
+          : '';
 
   if (res.status >= 300 && res.status < 400) {
     const href = headerValue(res.headers, 'location');
@@ -46,22 +63,46 @@ export async function fetchAndRecord(r: AgentResources, host: string, entry: Lea
       if (entry.redirects + 1 > r.config.FETCH_MAX_REDIRECTS) errorCode = 'redirect_limit';
       else {
         const { accepted } = await r.frontier.enqueue([
-          { url: n.url, urlFp: urlFingerprint(n.url), host: hostOf(n.url), depth: entry.depth, redirects: entry.redirects + 1, source: 'redirect' },
+          {
+            url: n.url,
+            urlFp: urlFingerprint(n.url),
+            host: hostOf(n.url),
+            depth: entry.depth,
+            redirects: entry.redirects + 1,
+            source: 'redirect',
+          },
         ]);
         r.counters.linksEnqueued += accepted;
       }
     } else errorCode = 'bad_redirect';
-  } else if (res.status >= 200 && res.status < 300 && HTML_TYPES.has(res.contentType) && !res.truncated) {
+  } else if (
+    res.status >= 200 &&
+    res.status < 300 &&
+    HTML_TYPES.has(res.contentType) &&
+    !res.truncated
+  ) {
     const page = extractLinks(decodeHtml(res.body, headerValue(res.headers, 'content-type')));
     const found = discoverLinks(entry.url, page, entry.depth, {
-      maxUrlLength: 2048, maxPathSegments: 16, maxDepth: r.config.CRAWLER_MAX_DEPTH,
+      maxUrlLength: 2048,
+      maxPathSegments: 16,
+      maxDepth: r.config.CRAWLER_MAX_DEPTH,
     });
-    if (found.urls.length > 0) r.counters.linksEnqueued += (await r.frontier.enqueue(found.urls)).accepted;
+    if (found.urls.length > 0)
+      r.counters.linksEnqueued += (await r.frontier.enqueue(found.urls)).accepted;
   }
 
-  r.telemetry.push(telemetryRow(r, base, {
-    status: res.status, error_code: errorCode, bytes: res.body.length, fetch_ms: Math.round(res.fetchMs),
-    content_type: res.contentType, content_hash: contentHash, warc_key: location.key, warc_offset: location.offset,
-    warc_length: location.length, redirect_to: redirectTo,
-  }));
+  r.telemetry.push(
+    telemetryRow(r, base, {
+      status: res.status,
+      error_code: errorCode,
+      bytes: res.body.length,
+      fetch_ms: Math.round(res.fetchMs),
+      content_type: res.contentType,
+      content_hash: contentHash,
+      warc_key: location.key,
+      warc_offset: location.offset,
+      warc_length: location.length,
+      redirect_to: redirectTo,
+    }),
+  );
 }

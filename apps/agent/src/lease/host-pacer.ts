@@ -26,7 +26,8 @@ export class HostPacer {
 
   /** Waits until the host's next turn (timers may fire early by a fraction of a ms: re-check). */
   async wait(): Promise<void> {
-    for (let wait = this.remainingMs(); wait > 0; wait = this.remainingMs()) await sleep(Math.ceil(wait) + 1);
+    for (let wait = this.remainingMs(); wait > 0; wait = this.remainingMs())
+      await sleep(Math.ceil(wait) + 1);
   }
 
   /** Records the end of a request that took `fetchMs`. */

@@ -11,7 +11,11 @@ import { robotsAllows, crawlDelayMs } from '../robots/robots-cache';
  * that no request outlives the lease. Completes the lease with how many URLs were processed;
  * the rest return to the head of the host's queue.
  */
-export async function processLease(r: AgentResources, lease: HostLease, shouldStop: () => boolean): Promise<void> {
+export async function processLease(
+  r: AgentResources,
+  lease: HostLease,
+  shouldStop: () => boolean,
+): Promise<void> {
   const cfg = r.config;
   const receivedAt = performance.now();
   // Stop starting requests when one more could outlast the lease.
@@ -49,14 +53,31 @@ export async function processLease(r: AgentResources, lease: HostLease, shouldSt
     paceMs: pacer.currentGapMs(),
     ...(parkReason ? { parkReason } : {}),
   });
-  if (!ok) r.log.warn({ host: lease.host, leaseId: lease.leaseId }, 'lease was no longer current at completion');
+  if (!ok)
+    r.log.warn(
+      { host: lease.host, leaseId: lease.leaseId },
+      'lease was no longer current at completion',
+    );
 }
 
 function recordDenied(r: AgentResources, host: string, entry: LeasedUrl): void {
   r.counters.robotsDenied++;
   r.telemetry.push({
-    url_fp: entry.urlFp, url: entry.url, host, fetched_at: Date.now(), status: 0, error_code: 'robots_denied',
-    bytes: 0, fetch_ms: 0, content_type: '', content_hash: '', depth: entry.depth, agent_id: r.config.agentId,
-    warc_key: '', warc_offset: 0, warc_length: 0, redirect_to: '',
+    url_fp: entry.urlFp,
+    url: entry.url,
+    host,
+    fetched_at: Date.now(),
+    status: 0,
+    error_code: 'robots_denied',
+    bytes: 0,
+    fetch_ms: 0,
+    content_type: '',
+    content_hash: '',
+    depth: entry.depth,
+    agent_id: r.config.agentId,
+    warc_key: '',
+    warc_offset: 0,
+    warc_length: 0,
+    redirect_to: '',
   });
 }

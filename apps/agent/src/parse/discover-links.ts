@@ -14,7 +14,12 @@ export interface DiscoveredLinks {
  * normalized (the one canonical form every seen-check uses), deduplicated within the page, and
  * kept out when a trap rule says so. One bad href never affects the others.
  */
-export function discoverLinks(pageUrl: string, page: ExtractedPage, depth: number, limits: TrapLimits): DiscoveredLinks {
+export function discoverLinks(
+  pageUrl: string,
+  page: ExtractedPage,
+  depth: number,
+  limits: TrapLimits,
+): DiscoveredLinks {
   const dropped: Record<string, number> = {};
   const urls: EnqueueUrl[] = [];
   if (page.nofollow) return { urls, dropped: { meta_nofollow: page.links.length } };

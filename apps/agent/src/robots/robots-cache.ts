@@ -28,7 +28,10 @@ const TTL_MS = 24 * 3600 * 1000;
  * lease of the host fetches robots.txt again before anything else.
  */
 export class RobotsCache {
-  private readonly local = new Map<string, { state: RobotsState; expiresAt: number; stored: StoredRobots }>();
+  private readonly local = new Map<
+    string,
+    { state: RobotsState; expiresAt: number; stored: StoredRobots }
+  >();
 
   constructor(
     private readonly redis: RedisClient,
@@ -42,7 +45,8 @@ export class RobotsCache {
   async cached(origin: string): Promise<{ state: RobotsState; failures: number } | null> {
     const now = Date.now();
     const hit = this.local.get(origin);
-    if (hit && hit.expiresAt > now) return hit.state.kind === 'disallow_all' ? null : { state: hit.state, failures: 0 };
+    if (hit && hit.expiresAt > now)
+      return hit.state.kind === 'disallow_all' ? null : { state: hit.state, failures: 0 };
     const raw = await this.redis.get(this.keyOf(origin));
     if (!raw) return null;
     const stored = storedSchema.safeParse(JSON.parse(raw));
@@ -62,12 +66,19 @@ export class RobotsCache {
   }
 
   /** Records a fetch outcome and returns the resulting state. */
-  async record(origin: string, outcome: { status: number; body: string } | { error: 'timeout' | 'network' | 'too_many_redirects' }): Promise<RobotsState> {
+  async record(
+    origin: string,
+    outcome:
+      { status: number; body: string } | { error: 'timeout' | 'network' | 'too_many_redirects' },
+  ): Promise<RobotsState> {
     const prevFailures = await this.failures(origin);
-    const verdict = robotsVerdict('error' in outcome ? { error: outcome.error } : { status: outcome.status });
+    const verdict = robotsVerdict(
+      'error' in outcome ? { error: outcome.error } : { status: outcome.status },
+    );
     const stored: StoredRobots = {
       status: 'status' in outcome ? outcome.status : 0,
-      body: 'body' in outcome && verdict.kind === 'rules' ? outcome.body.slice(0, ROBOTS_BODY_CAP) : '',
+      body:
+        'body' in outcome && verdict.kind === 'rules' ? outcome.body.slice(0, ROBOTS_BODY_CAP) : '',
       ...('error' in outcome ? { error: outcome.error } : {}),
       failures: verdict.kind === 'disallow_all' ? prevFailures + 1 : 0,
       fetchedAt: Date.now(),
@@ -103,5 +114,7 @@ export function robotsAllows(state: RobotsState, url: string): boolean {
 
 /** Crawl-delay in ms from the robots state, or 0. */
 export function crawlDelayMs(state: RobotsState): number {
-  return state.kind === 'rules' && state.rules.crawlDelayS !== null ? state.rules.crawlDelayS * 1000 : 0;
+  return state.kind === 'rules' && state.rules.crawlDelayS !== null
+    ? state.rules.crawlDelayS * 1000
+    : 0;
 }

@@ -35,7 +35,15 @@ export class TelemetrySink {
     this.buffer = [];
     if (rows.length > 0) {
       this.pending = this.pending.then(async () => {
-        await this.redis.xadd(this.key, 'MAXLEN', '~', '5000000', '*', 'rows', JSON.stringify(rows));
+        await this.redis.xadd(
+          this.key,
+          'MAXLEN',
+          '~',
+          '5000000',
+          '*',
+          'rows',
+          JSON.stringify(rows),
+        );
       });
     }
     return this.pending;

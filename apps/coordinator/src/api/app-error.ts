@@ -1,7 +1,8 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 
 /** Stable error codes of the API, mapped once to HTTP statuses and tRPC codes. */
-export type AppErrorCode = 'BAD_REQUEST' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'UNAVAILABLE' | 'INTERNAL';
+export type AppErrorCode =
+  'BAD_REQUEST' | 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'UNAVAILABLE' | 'INTERNAL';
 
 const HTTP: Record<AppErrorCode, number> = {
   BAD_REQUEST: 400,

@@ -18,7 +18,10 @@ export function createApiServer(services: Services): Server {
     if (path.startsWith('/trpc/')) return void trpc(req, res);
     handleRest(services, req, res, path)
       .then((handled) => {
-        if (!handled) send(res, 404, { error: { code: 'NOT_FOUND', message: `no route ${req.method ?? ''} ${path}` } });
+        if (!handled)
+          send(res, 404, {
+            error: { code: 'NOT_FOUND', message: `no route ${req.method ?? ''} ${path}` },
+          });
       })
       .catch((err: unknown) => sendError(services, res, err));
   });

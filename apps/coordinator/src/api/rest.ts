@@ -9,7 +9,11 @@ import type { Services } from './services';
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-type Handler = (s: Services, params: Record<string, string>, body: unknown) => Promise<{ status?: number; body: unknown }>;
+type Handler = (
+  s: Services,
+  params: Record<string, string>,
+  body: unknown,
+) => Promise<{ status?: number; body: unknown }>;
 interface Route {
   method: string;
   pattern: RegExp;
@@ -20,28 +24,64 @@ interface Route {
 
 const routes: Route[] = [
   route('GET', '/v1/stats', async (s) => ({ body: await getStats(s) })),
-  route('POST', '/v1/seeds', async (s, _p, body) => {
-    const out = await addSeeds(s, body as never, 'api');
-    // Invalid entries make the call a 400 that names each of them; the valid ones are applied.
-    return { status: out.rejected.length > 0 ? 400 : 200, body: out.rejected.length > 0 ? { error: { code: 'BAD_REQUEST', message: `${out.rejected.length} of the URLs are invalid; the ${out.valid} valid ones were accepted` }, ...out } : out };
-  }, true),
-  route('GET', '/v1/hosts/:host', async (s, p) => ({ body: await getHost(hostDeps(s), p.host ?? '') })),
-  route('PUT', '/v1/hosts/:host', async (s, p, body) => ({ body: await setHostPolicy(hostDeps(s), p.host ?? '', body as never) }), true),
+  route(
+    'POST',
+    '/v1/seeds',
+    async (s, _p, body) => {
+      const out = await addSeeds(s, body as never, 'api');
+      // Invalid entries make the call a 400 that names each of them; the valid ones are applied.
+      return {
+        status: out.rejected.length > 0 ? 400 : 200,
+        body:
+          out.rejected.length > 0
+            ? {
+                error: {
+                  code: 'BAD_REQUEST',
+                  message: `${out.rejected.length} of the URLs are invalid; the ${out.valid} valid ones were accepted`,
+                },
+                ...out,
+              }
+            : out,
+      };
+    },
+    true,
+  ),
+  route('GET', '/v1/hosts/:host', async (s, p) => ({
+    body: await getHost(hostDeps(s), p.host ?? ''),
+  })),
+  route(
+    'PUT',
+    '/v1/hosts/:host',
+    async (s, p, body) => ({ body: await setHostPolicy(hostDeps(s), p.host ?? '', body as never) }),
+    true,
+  ),
 ];
 
 function route(method: string, path: string, handler: Handler, hasBody = false): Route {
   const keys: string[] = [];
-  const pattern = new RegExp(`^${path.replace(/:(\w+)/g, (_m, k: string) => (keys.push(k), '([^/]+)'))}$`);
+  const pattern = new RegExp(
+    `^${path.replace(/:(\w+)/g, (_m, k: string) => (keys.push(k), '([^/]+)'))}$`,
+  );
   return { method, pattern, keys, handler, hasBody };
 }
 
 /** Serves REST /v1. Returns false when no route matches the path. */
-export async function handleRest(s: Services, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+export async function handleRest(
+  s: Services,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<boolean> {
   const matching = routes.filter((r) => r.pattern.test(path));
   if (matching.length === 0) return false;
   const r = matching.find((m) => m.method === req.method);
   if (!r) {
-    send(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${req.method ?? ''} is not allowed on ${path}; use ${matching.map((m) => m.method).join(', ')}` } });
+    send(res, 405, {
+      error: {
+        code: 'METHOD_NOT_ALLOWED',
+        message: `${req.method ?? ''} is not allowed on ${path}; use ${matching.map((m) => m.method).join(', ')}`,
+      },
+    });
     return true;
   }
   const m = r.pattern.exec(path)!;
@@ -64,7 +104,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES)
+      throw new AppError('PAYLOAD_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk);
   }
   try {
@@ -77,18 +118,35 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 /** One error shape for REST: `{ error: { code, message, fields?, details? } }`. */
 export function sendError(s: Services, res: ServerResponse, err: unknown): void {
   if (err instanceof ZodError) {
-    const fields = err.issues.map((i) => ({ path: i.path.join('.') || '(body)', message: i.message }));
-    send(res, 400, { error: { code: 'BAD_REQUEST', message: fields.map((f) => `${f.path}: ${f.message}`).join('; '), fields } });
+    const fields = err.issues.map((i) => ({
+      path: i.path.join('.') || '(body)',
+      message: i.message,
+    }));
+    send(res, 400, {
+      error: {
+        code: 'BAD_REQUEST',
+        message: fields.map((f) => `${f.path}: ${f.message}`).join('; '),
+        fields,
+      },
+    });
   } else if (err instanceof AppError) {
-    send(res, err.httpStatus, { error: { code: err.code, message: err.message, details: err.details } });
+    send(res, err.httpStatus, {
+      error: { code: err.code, message: err.message, details: err.details },
+    });
   } else {
     s.log.error({ err }, 'request failed');
-    send(res, 500, { error: { code: 'INTERNAL', message: 'internal error; see the coordinator log' } });
+    send(res, 500, {
+      error: { code: 'INTERNAL', message: 'internal error; see the coordinator log' },
+    });
   }
 }
 
 export function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
   res.end(text);
 }

@@ -15,7 +15,9 @@ export const appRouter = router({
       .mutation(({ ctx, input }) => addSeeds(ctx.services, input, 'api')),
   }),
   hosts: router({
-    get: publicProcedure.input(z.object({ host: z.string() }).strict()).query(({ ctx, input }) => getHost(hostDeps(ctx.services), input.host)),
+    get: publicProcedure
+      .input(z.object({ host: z.string() }).strict())
+      .query(({ ctx, input }) => getHost(hostDeps(ctx.services), input.host)),
     update: publicProcedure
       .input(z.object({ host: z.string(), patch: hostPolicyPatch }).strict())
       .mutation(({ ctx, input }) => setHostPolicy(hostDeps(ctx.services), input.host, input.patch)),
@@ -28,5 +30,9 @@ export const appRouter = router({
 export type AppRouter = typeof appRouter;
 
 export function hostDeps(s: import('./services').Services) {
-  return { policies: s.policies, frontier: s.frontier, defaultGapMs: s.config.CRAWLER_DEFAULT_GAP_MS };
+  return {
+    policies: s.policies,
+    frontier: s.frontier,
+    defaultGapMs: s.config.CRAWLER_DEFAULT_GAP_MS,
+  };
 }

@@ -16,7 +16,10 @@ const t = initTRPC.context<Context>().create({
       ...shape,
       data: {
         ...shape.data,
-        fields: cause instanceof ZodError ? cause.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) : undefined,
+        fields:
+          cause instanceof ZodError
+            ? cause.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+            : undefined,
         details: cause instanceof AppError ? cause.details : undefined,
       },
     };
@@ -27,7 +30,11 @@ const t = initTRPC.context<Context>().create({
 const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) {
-    throw new TRPCError({ code: result.error.cause.trpcCode, message: result.error.cause.message, cause: result.error.cause });
+    throw new TRPCError({
+      code: result.error.cause.trpcCode,
+      message: result.error.cause.message,
+      cause: result.error.cause,
+    });
   }
   return result;
 });

@@ -31,7 +31,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'crawl') return crawl(argv.slice(1));
   if (command === 'seeds' && sub === 'add') return seedsAdd(argv.slice(2));
   if (command === 'stats') return print(await apiCall('GET', '/v1/stats'));
-  if (command === 'hosts' && sub === 'get' && argv[2]) return print(await apiCall('GET', `/v1/hosts/${encodeURIComponent(argv[2])}`));
+  if (command === 'hosts' && sub === 'get' && argv[2])
+    return print(await apiCall('GET', `/v1/hosts/${encodeURIComponent(argv[2])}`));
   if (command === 'hosts' && sub === 'set' && argv[2]) return hostsSet(argv[2], argv.slice(3));
   console.error(`unknown command: ${argv.join(' ')}\n\n${USAGE}`);
   return 2;
@@ -41,13 +42,23 @@ async function crawl(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
-      seeds: { type: 'string' }, duration: { type: 'string', default: '120' }, 'max-pages': { type: 'string', default: '0' },
-      out: { type: 'string', default: './out' }, 'ua-token': { type: 'string' }, 'gap-ms': { type: 'string' },
-      depth: { type: 'string' }, allow: { type: 'string' }, 'dns-map': { type: 'string' }, concurrency: { type: 'string' },
+      seeds: { type: 'string' },
+      duration: { type: 'string', default: '120' },
+      'max-pages': { type: 'string', default: '0' },
+      out: { type: 'string', default: './out' },
+      'ua-token': { type: 'string' },
+      'gap-ms': { type: 'string' },
+      depth: { type: 'string' },
+      allow: { type: 'string' },
+      'dns-map': { type: 'string' },
+      concurrency: { type: 'string' },
     },
   });
   if (!values.seeds) throw new UsageError('crawl needs --seeds FILE (one URL per line)');
-  const seeds = readFileSync(values.seeds, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const seeds = readFileSync(values.seeds, 'utf8')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const config = loadConfig({
     ...process.env,
     REDIS_PREFIX: `oneshot-${randomBytes(4).toString('hex')}`,
@@ -65,31 +76,65 @@ async function crawl(args: string[]): Promise<number> {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
-  console.error(`crawling ${seeds.length} seeds for up to ${durationS}s → ${outDir} (Ctrl-C stops cleanly)`);
-  const summary = await oneShotCrawl(config, log, {
-    seeds, durationS, maxPages, outDir,
-    onProgress: (p) => console.error(`[${p.elapsedS.toFixed(0).padStart(4)}s] ${p.pages} pages  ${p.pagesPerS.toFixed(1)} pages/s  frontier ${p.queued} URLs on ${p.hosts} hosts  errors ${p.errors}`),
-  }, abort.signal);
+  console.error(
+    `crawling ${seeds.length} seeds for up to ${durationS}s → ${outDir} (Ctrl-C stops cleanly)`,
+  );
+  const summary = await oneShotCrawl(
+    config,
+    log,
+    {
+      seeds,
+      durationS,
+      maxPages,
+      outDir,
+      onProgress: (p) =>
+        console.error(
+          `[${p.elapsedS.toFixed(0).padStart(4)}s] ${p.pages} pages  ${p.pagesPerS.toFixed(1)} pages/s  frontier ${p.queued} URLs on ${p.hosts} hosts  errors ${p.errors}`,
+        ),
+    },
+    abort.signal,
+  );
   writeFileSync(join(outDir, 'summary.json'), JSON.stringify(summary, null, 2));
   for (const r of summary.rejectedSeeds) console.error(`seed refused: ${r.url} (${r.reason})`);
-  console.error(`done (${summary.stoppedBy}): ${summary.pages} pages in ${summary.seconds.toFixed(1)}s, ${summary.errors} errors, ${summary.robotsDenied} denied by robots.txt; WARC in ${summary.warcDir}`);
+  console.error(
+    `done (${summary.stoppedBy}): ${summary.pages} pages in ${summary.seconds.toFixed(1)}s, ${summary.errors} errors, ${summary.robotsDenied} denied by robots.txt; WARC in ${summary.warcDir}`,
+  );
   console.log(JSON.stringify(summary));
   return 0;
 }
 
 async function seedsAdd(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { file: { type: 'string' }, priority: { type: 'string', default: '1' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { file: { type: 'string' }, priority: { type: 'string', default: '1' } },
+  });
   const urls = [...positionals];
-  if (values.file) urls.push(...readFileSync(values.file, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  if (values.file)
+    urls.push(
+      ...readFileSync(values.file, 'utf8')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#')),
+    );
   if (urls.length === 0) throw new UsageError('seeds add needs URLs or --file FILE');
-  const out = await apiCall('POST', '/v1/seeds', { urls, priority: Number(values.priority) }, { allow400: true });
+  const out = await apiCall(
+    'POST',
+    '/v1/seeds',
+    { urls, priority: Number(values.priority) },
+    { allow400: true },
+  );
   return print(out, (out as { rejected?: unknown[] }).rejected?.length ? 1 : 0);
 }
 
 async function hostsSet(host: string, args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { rate: { type: 'string' }, block: { type: 'boolean' }, unblock: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args,
+    options: { rate: { type: 'string' }, block: { type: 'boolean' }, unblock: { type: 'boolean' } },
+  });
   const patch: Record<string, unknown> = {};
-  if (values.rate !== undefined) patch.rate_limit_rps = values.rate === 'default' ? null : Number(values.rate);
+  if (values.rate !== undefined)
+    patch.rate_limit_rps = values.rate === 'default' ? null : Number(values.rate);
   if (values.block) patch.blocked = true;
   if (values.unblock) patch.blocked = false;
   return print(await apiCall('PUT', `/v1/hosts/${encodeURIComponent(host)}`, patch));
@@ -102,7 +147,8 @@ function print(value: unknown, code = 0): number {
 
 function positive(v: string | undefined, flag: string): number {
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number, not "${v ?? ''}"`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} must be a positive number, not "${v ?? ''}"`);
   return n;
 }
 
@@ -111,7 +157,8 @@ class UsageError extends Error {}
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof UsageError || err instanceof ConfigError) console.error(`error: ${err.message}\n(run \`crawler help\`)`);
+    if (err instanceof UsageError || err instanceof ConfigError)
+      console.error(`error: ${err.message}\n(run \`crawler help\`)`);
     else console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(err instanceof UsageError ? 2 : 1);
   },

@@ -54,19 +54,37 @@ export interface OneShotSummary {
  * embedded ClickHouse under the output folder. Ends when the frontier is idle, the time or page
  * budget is spent, or `signal` aborts; in-flight fetches always finish and the WARC closes.
  */
-export async function oneShotCrawl(config: Config, log: Logger, opts: OneShotOptions, signal?: AbortSignal): Promise<OneShotSummary> {
+export async function oneShotCrawl(
+  config: Config,
+  log: Logger,
+  opts: OneShotOptions,
+  signal?: AbortSignal,
+): Promise<OneShotSummary> {
   mkdirSync(opts.outDir, { recursive: true });
   const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
   const ingestRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
   const analytics = await openAnalytics({ path: join(opts.outDir, 'clickhouse') });
   await analytics.migrate();
-  const frontier = new Frontier(redis, { prefix: config.REDIS_PREFIX, shards: config.FRONTIER_SHARDS, leaseMs: config.LEASE_MS, maxUrlsPerLease: config.LEASE_MAX_URLS, defaultGapMs: config.CRAWLER_DEFAULT_GAP_MS });
+  const frontier = new Frontier(redis, {
+    prefix: config.REDIS_PREFIX,
+    shards: config.FRONTIER_SHARDS,
+    leaseMs: config.LEASE_MS,
+    maxUrlsPerLease: config.LEASE_MAX_URLS,
+    defaultGapMs: config.CRAWLER_DEFAULT_GAP_MS,
+  });
   const rejectedSeeds: OneShotSummary['rejectedSeeds'] = [];
   const entries = [];
   for (const raw of opts.seeds) {
     const n = normalizeUrl(raw.trim());
     if (!n.ok) rejectedSeeds.push({ url: raw, reason: `${n.reason}: ${n.detail}` });
-    else entries.push({ url: n.url, urlFp: urlFingerprint(n.url), host: hostOf(n.url), depth: 0, source: 'seed' as const });
+    else
+      entries.push({
+        url: n.url,
+        urlFp: urlFingerprint(n.url),
+        host: hostOf(n.url),
+        depth: 0,
+        source: 'seed' as const,
+      });
   }
   await frontier.enqueue(entries);
 
@@ -93,7 +111,14 @@ export async function oneShotCrawl(config: Config, log: Logger, opts: OneShotOpt
         const s = await frontier.stats();
         const now = performance.now();
         const pages = agent.counters.fetched;
-        opts.onProgress({ elapsedS: elapsed, pages, pagesPerS: ((pages - lastPages) * 1000) / (now - lastT), queued: s.queuedUrls, hosts: s.hosts, errors: agent.counters.errors });
+        opts.onProgress({
+          elapsedS: elapsed,
+          pages,
+          pagesPerS: ((pages - lastPages) * 1000) / (now - lastT),
+          queued: s.queuedUrls,
+          hosts: s.hosts,
+          errors: agent.counters.errors,
+        });
         lastPages = pages;
         lastT = now;
       }
@@ -108,9 +133,17 @@ export async function oneShotCrawl(config: Config, log: Logger, opts: OneShotOpt
   const deadLetters = (await frontier.stats()).deadLetters;
   const c = agent.counters;
   const summary: OneShotSummary = {
-    pages: c.fetched, errors: c.errors, bytes: c.bytes, robotsDenied: c.robotsDenied, seconds,
-    pagesPerS: c.fetched / Math.max(seconds, 0.001), rejectedSeeds, stoppedBy, warcDir,
-    analyticsRows: ingest.ingested, deadLetters,
+    pages: c.fetched,
+    errors: c.errors,
+    bytes: c.bytes,
+    robotsDenied: c.robotsDenied,
+    seconds,
+    pagesPerS: c.fetched / Math.max(seconds, 0.001),
+    rejectedSeeds,
+    stoppedBy,
+    warcDir,
+    analyticsRows: ingest.ingested,
+    deadLetters,
   };
   if (!opts.keepRedisKeys) await deleteKeysWithPrefix(redis, config.REDIS_PREFIX);
   await analytics.close();

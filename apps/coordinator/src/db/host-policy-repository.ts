@@ -17,7 +17,10 @@ export class HostPolicyRepository {
     return this.db.hostPolicy.findUnique({ where: { host }, select });
   }
 
-  async upsert(host: string, patch: { rateLimitRps?: number | null; blocked?: boolean }): Promise<HostPolicyRow> {
+  async upsert(
+    host: string,
+    patch: { rateLimitRps?: number | null; blocked?: boolean },
+  ): Promise<HostPolicyRow> {
     return this.db.hostPolicy.upsert({
       where: { host },
       create: { host, rateLimitRps: patch.rateLimitRps ?? null, blocked: patch.blocked ?? false },

@@ -54,7 +54,8 @@ export async function migrate(databaseUrl: string): Promise<AppliedMigration[]> 
       const checksum = createHash('sha256').update(sql).digest('hex');
       const known = done.get(name);
       if (known !== undefined) {
-        if (known !== checksum) throw new Error(`migration ${name} was edited after it was applied (checksum differs)`);
+        if (known !== checksum)
+          throw new Error(`migration ${name} was edited after it was applied (checksum differs)`);
         result.push({ name, applied: false });
         continue;
       }
@@ -68,7 +69,9 @@ export async function migrate(databaseUrl: string): Promise<AppliedMigration[]> 
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
-        throw new Error(`migration ${name} failed and was rolled back: ${err instanceof Error ? err.message : String(err)}`);
+        throw new Error(
+          `migration ${name} failed and was rolled back: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       result.push({ name, applied: true });
     }
@@ -90,7 +93,8 @@ export function listMigrations(): string[] {
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const u = new URL(databaseUrl);
   const name = decodeURIComponent(u.pathname.slice(1));
-  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`DATABASE_URL names an unsupported database: ${name}`);
+  if (!/^[A-Za-z0-9_]+$/.test(name))
+    throw new Error(`DATABASE_URL names an unsupported database: ${name}`);
   u.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: u.toString(), connectionTimeoutMillis: 3000 });
   try {

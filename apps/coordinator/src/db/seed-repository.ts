@@ -21,7 +21,10 @@ export class SeedRepository {
 
   async markEnqueued(urlFps: string[]): Promise<void> {
     if (urlFps.length === 0) return;
-    await this.db.seed.updateMany({ where: { urlFp: { in: urlFps }, enqueuedAt: null }, data: { enqueuedAt: new Date() } });
+    await this.db.seed.updateMany({
+      where: { urlFp: { in: urlFps }, enqueuedAt: null },
+      data: { enqueuedAt: new Date() },
+    });
   }
 
   /** Seeds that never reached the frontier (e.g. Redis was down), oldest first. */

@@ -18,7 +18,11 @@ export function canonicalHost(raw: string): string {
  * Sets a host's policy: written to Postgres (the record), then into the frontier, where the
  * next lease of the host uses it. Blocking takes the host out of the ready set at once.
  */
-export async function setHostPolicy(deps: Deps, rawHost: string, rawPatch: HostPolicyPatch): Promise<HostPolicyRow> {
+export async function setHostPolicy(
+  deps: Deps,
+  rawHost: string,
+  rawPatch: HostPolicyPatch,
+): Promise<HostPolicyRow> {
   const host = canonicalHost(rawHost);
   const patch = hostPolicyPatch.parse(rawPatch);
   const row = await deps.policies.upsert(host, {
@@ -40,8 +44,12 @@ export async function pushPolicy(frontier: Frontier, row: HostPolicyRow): Promis
 /** A host as the API shows it: policy and frontier state. */
 export async function getHost(deps: Deps, rawHost: string) {
   const host = canonicalHost(rawHost);
-  const [policy, state] = await Promise.all([deps.policies.get(host), deps.frontier.hostState(host)]);
-  if (!policy && Object.keys(state.fields).length === 0) throw new AppError('NOT_FOUND', `host ${host} is not known`);
+  const [policy, state] = await Promise.all([
+    deps.policies.get(host),
+    deps.frontier.hostState(host),
+  ]);
+  if (!policy && Object.keys(state.fields).length === 0)
+    throw new AppError('NOT_FOUND', `host ${host} is not known`);
   const nextAt = Number(state.fields.next_at ?? 0);
   return {
     host,

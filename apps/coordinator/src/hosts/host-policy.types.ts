@@ -9,11 +9,17 @@ export const hostPolicyPatch = z
     blocked: z.boolean().optional(),
   })
   .strict()
-  .refine((p) => p.rate_limit_rps !== undefined || p.blocked !== undefined, 'give rate_limit_rps or blocked');
+  .refine(
+    (p) => p.rate_limit_rps !== undefined || p.blocked !== undefined,
+    'give rate_limit_rps or blocked',
+  );
 export type HostPolicyPatch = z.infer<typeof hostPolicyPatch>;
 
 export const hostName = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i, 'a host name such as example.com (no scheme, port or path)');
+  .regex(
+    /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i,
+    'a host name such as example.com (no scheme, port or path)',
+  );

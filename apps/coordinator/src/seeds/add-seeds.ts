@@ -22,7 +22,13 @@ export async function addSeeds(
     if (!n.ok) rejected.push({ index, url, reason: n.reason, detail: n.detail });
     else {
       const urlFp = urlFingerprint(n.url);
-      valid.set(urlFp, { url: n.url, urlFp, host: hostOf(n.url), priority: input.priority, source });
+      valid.set(urlFp, {
+        url: n.url,
+        urlFp,
+        host: hostOf(n.url),
+        priority: input.priority,
+        source,
+      });
     }
   });
   const seeds = [...valid.values()];
@@ -32,10 +38,20 @@ export async function addSeeds(
 }
 
 /** Puts stored seeds into the frontier and marks them enqueued. Returns how many were new there. */
-export async function enqueueSeeds(deps: { seeds: SeedRepository; frontier: Frontier }, seeds: NewSeed[]): Promise<number> {
+export async function enqueueSeeds(
+  deps: { seeds: SeedRepository; frontier: Frontier },
+  seeds: NewSeed[],
+): Promise<number> {
   if (seeds.length === 0) return 0;
   const { accepted } = await deps.frontier.enqueue(
-    seeds.map((s) => ({ url: s.url, urlFp: s.urlFp, host: s.host, depth: 0, priority: s.priority, source: 'seed' as const })),
+    seeds.map((s) => ({
+      url: s.url,
+      urlFp: s.urlFp,
+      host: s.host,
+      depth: 0,
+      priority: s.priority,
+      source: 'seed' as const,
+    })),
   );
   await deps.seeds.markEnqueued(seeds.map((s) => s.urlFp));
   return accepted;

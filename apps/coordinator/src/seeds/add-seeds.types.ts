@@ -3,7 +3,10 @@ import { z } from 'zod';
 /** `POST /v1/seeds` and `seeds.add`: URLs to start crawling from. */
 export const addSeedsInput = z
   .object({
-    urls: z.array(z.string().max(8192)).min(1, 'give at least one URL').max(10_000, 'at most 10,000 URLs per call'),
+    urls: z
+      .array(z.string().max(8192))
+      .min(1, 'give at least one URL')
+      .max(10_000, 'at most 10,000 URLs per call'),
     /** Priority tier, 0 (highest) to 9; default 1. */
     priority: z.number().int().min(0).max(9).default(1),
   })
@@ -17,6 +20,8 @@ export const addSeedsOutput = z.object({
   added: z.number(),
   /** Seeds new to the frontier (not crawled or queued before). */
   enqueued: z.number(),
-  rejected: z.array(z.object({ index: z.number(), url: z.string(), reason: z.string(), detail: z.string() })),
+  rejected: z.array(
+    z.object({ index: z.number(), url: z.string(), reason: z.string(), detail: z.string() }),
+  ),
 });
 export type AddSeedsOutput = z.infer<typeof addSeedsOutput>;

@@ -7,8 +7,24 @@ import type { SeedRepository } from '../db/seed-repository';
 const AGENT_ALIVE_MS = 15_000;
 
 export interface Stats {
-  frontier: { shards: number; hosts: number; readyHosts: number; scheduledHosts: number; queuedUrls: number; openLeases: number; seenUrls: number; deadLetters: number };
-  fetches: { total: number; ok: number; errors: number; bytes: number; pagesPerSecond: number; statusMix: Record<'2xx' | '3xx' | '4xx' | '5xx' | 'error', number> };
+  frontier: {
+    shards: number;
+    hosts: number;
+    readyHosts: number;
+    scheduledHosts: number;
+    queuedUrls: number;
+    openLeases: number;
+    seenUrls: number;
+    deadLetters: number;
+  };
+  fetches: {
+    total: number;
+    ok: number;
+    errors: number;
+    bytes: number;
+    pagesPerSecond: number;
+    statusMix: Record<'2xx' | '3xx' | '4xx' | '5xx' | 'error', number>;
+  };
   seeds: { total: number };
   agents: { alive: number };
   generatedAt: string;
@@ -30,8 +46,14 @@ export async function getStats(deps: {
   ]);
   return {
     frontier: {
-      shards: f.shards, hosts: f.hosts, readyHosts: f.readyHosts, scheduledHosts: f.scheduledHosts,
-      queuedUrls: f.queuedUrls, openLeases: f.openLeases, seenUrls: f.seenUrls, deadLetters: f.deadLetters,
+      shards: f.shards,
+      hosts: f.hosts,
+      readyHosts: f.readyHosts,
+      scheduledHosts: f.scheduledHosts,
+      queuedUrls: f.queuedUrls,
+      openLeases: f.openLeases,
+      seenUrls: f.seenUrls,
+      deadLetters: f.deadLetters,
     },
     fetches,
     seeds: { total: seeds },

@@ -9,7 +9,10 @@ const GROUP = 'ingest';
 const entriesSchema = z.array(z.tuple([z.string(), z.array(z.string())]));
 // RESP2 answers [[stream, entries]]; RESP3 (ioredis 6's default) answers a map, flattened to [stream, entries].
 const streamReply = z
-  .union([z.tuple([z.string(), entriesSchema]), z.array(z.tuple([z.string(), entriesSchema])).transform((a) => a[0] ?? ['', []])])
+  .union([
+    z.tuple([z.string(), entriesSchema]),
+    z.array(z.tuple([z.string(), entriesSchema])).transform((a) => a[0] ?? ['', []]),
+  ])
   .nullable();
 
 /**
@@ -55,7 +58,8 @@ export class TelemetryIngest {
   async settle(timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     while ((await this.redis.xlen(this.key)) > 0) {
-      if (Date.now() > until) throw new Error(`telemetry stream ${this.key} not drained after ${timeoutMs} ms`);
+      if (Date.now() > until)
+        throw new Error(`telemetry stream ${this.key} not drained after ${timeoutMs} ms`);
       await sleep(100);
     }
   }
@@ -86,7 +90,9 @@ export class TelemetryIngest {
   private async step(from: '>' | '0', blockMs: number): Promise<number> {
     const args: (string | number)[] = ['GROUP', GROUP, this.consumer, 'COUNT', 200];
     if (blockMs > 0) args.push('BLOCK', blockMs);
-    const reply = streamReply.parse(await this.redis.call('XREADGROUP', ...args, 'STREAMS', this.key, from));
+    const reply = streamReply.parse(
+      await this.redis.call('XREADGROUP', ...args, 'STREAMS', this.key, from),
+    );
     const entries = (reply?.[1] ?? []) as Array<[string, string[]]>;
     if (entries.length === 0) return 0;
     const rows: FetchRow[] = [];
@@ -94,7 +100,8 @@ export class TelemetryIngest {
       const raw = fields[fields.indexOf('rows') + 1] ?? '[]';
       for (const candidate of safeJsonArray(raw)) {
         const parsed = telemetryRowSchema.safeParse(candidate);
-        if (parsed.success) rows.push({ ...parsed.data, fetched_at: new Date(parsed.data.fetched_at) });
+        if (parsed.success)
+          rows.push({ ...parsed.data, fetched_at: new Date(parsed.data.fetched_at) });
         else {
           this.rejected++;
           this.log.warn({ id, issues: parsed.error.issues.slice(0, 3) }, 'telemetry row rejected');

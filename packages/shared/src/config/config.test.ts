@@ -12,7 +12,11 @@ describe('loadConfig', () => {
 
   it('names each bad variable', () => {
     try {
-      loadConfig({ FRONTIER_SHARDS: 'many', CRAWLER_NETWORK_ALLOW: '127.0.0.1', REDIS_URL: 'nope' });
+      loadConfig({
+        FRONTIER_SHARDS: 'many',
+        CRAWLER_NETWORK_ALLOW: '127.0.0.1',
+        REDIS_URL: 'nope',
+      });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);

@@ -11,7 +11,12 @@ const bool = z
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const cidrList = z
   .string()
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, 'expected CIDR like 127.0.0.0/8')));
 
 export const envSchema = z.object({
@@ -22,7 +27,10 @@ export const envSchema = z.object({
   /** Set to 1 when REDIS_URL points at a Redis Cluster node. */
   REDIS_CLUSTER: bool.default(false),
   /** Prefix of every Redis key of this installation; tests use a unique one per run. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/).default('crawl'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,40}$/)
+    .default('crawl'),
   /** Logical frontier shards (fixed per installation). */
   FRONTIER_SHARDS: int(1, 4096).default(64),
   /** Root folder for WARC files and the embedded ClickHouse. */
@@ -36,7 +44,10 @@ export const envSchema = z.object({
   COORDINATOR_URL: z.url().default('http://127.0.0.1:4000'),
   CONSOLE_PORT: int(1, 65535).default(3000),
   /** The robots.txt product token: the first word of the User-Agent. */
-  CRAWLER_UA_TOKEN: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "-" and "_" only').default('crawlerbot'),
+  CRAWLER_UA_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z_-]+$/, 'letters, "-" and "_" only')
+    .default('crawlerbot'),
   /** A page that tells webmasters who runs the crawler; sent in the User-Agent. */
   CRAWLER_CONTACT_URL: z.url().default('https://github.com/open-crawler/crawler'),
   /** Default per-host gap between requests, in ms (1,000 = 1 request/s). */
@@ -50,7 +61,10 @@ export const envSchema = z.object({
   /** Hosts one agent works on at once (each with at most one connection). */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),
   /** Agent id; default hostname-pid. */
-  AGENT_ID: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).optional(),
+  AGENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
+    .optional(),
   /** Lease length in ms; an expired lease returns its URLs to the host's queue. */
   LEASE_MS: int(1000, 3_600_000).default(300_000),
   /** URLs handed out per host lease at most. */

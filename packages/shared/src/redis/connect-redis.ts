@@ -18,7 +18,10 @@ export class RedisUnavailableError extends Error {
  * Connects and pings, failing fast (about 3 s) with a clear error instead of retrying forever.
  * Auto-pipelining batches the many small script calls of the frontier into few round trips.
  */
-export async function connectRedis(url: string, opts: { cluster?: boolean } = {}): Promise<RedisClient> {
+export async function connectRedis(
+  url: string,
+  opts: { cluster?: boolean } = {},
+): Promise<RedisClient> {
   const common = { enableAutoPipelining: true, lazyConnect: true, connectTimeout: 3000 };
   let client: RedisClient;
   if (opts.cluster) {
@@ -28,7 +31,11 @@ export async function connectRedis(url: string, opts: { cluster?: boolean } = {}
       redisOptions: { connectTimeout: 3000, password: u.password || undefined },
     });
   } else {
-    client = new Redis(url, { ...common, maxRetriesPerRequest: 3, retryStrategy: (n) => (n > 20 ? null : Math.min(n * 200, 2000)) });
+    client = new Redis(url, {
+      ...common,
+      maxRetriesPerRequest: 3,
+      retryStrategy: (n) => (n > 20 ? null : Math.min(n * 200, 2000)),
+    });
   }
   try {
     await client.connect();

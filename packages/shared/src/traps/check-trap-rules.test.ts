@@ -14,7 +14,9 @@ describe('checkTrapRules', () => {
   });
   it('flags length, path depth and hops', () => {
     expect(checkTrapRules(`http://a.test/${'x'.repeat(2100)}`, 0)).toBe('url_too_long');
-    expect(checkTrapRules(`http://a.test/${Array.from({ length: 17 }, (_, i) => `s${i}`).join('/')}`, 0)).toBe('path_too_deep');
+    expect(
+      checkTrapRules(`http://a.test/${Array.from({ length: 17 }, (_, i) => `s${i}`).join('/')}`, 0),
+    ).toBe('path_too_deep');
     expect(checkTrapRules('http://a.test/p', 9)).toBe('too_deep');
   });
 });

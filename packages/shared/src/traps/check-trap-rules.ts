@@ -10,14 +10,22 @@ export interface TrapLimits {
   maxDepth: number;
 }
 
-export const DEFAULT_TRAP_LIMITS: TrapLimits = { maxUrlLength: 2048, maxPathSegments: 16, maxDepth: 8 };
+export const DEFAULT_TRAP_LIMITS: TrapLimits = {
+  maxUrlLength: 2048,
+  maxPathSegments: 16,
+  maxDepth: 8,
+};
 
 /**
  * Cheap structural trap rules applied to every discovered link (a normalized URL): length, path
  * depth, hops from a seed, and repeated path-segment runs such as `/a/b/a/b/` or `/x/x/x/`.
  * Returns the first rule broken, or null.
  */
-export function checkTrapRules(url: string, depth: number, limits: TrapLimits = DEFAULT_TRAP_LIMITS): TrapRule | null {
+export function checkTrapRules(
+  url: string,
+  depth: number,
+  limits: TrapLimits = DEFAULT_TRAP_LIMITS,
+): TrapRule | null {
   if (url.length > limits.maxUrlLength) return 'url_too_long';
   if (depth > limits.maxDepth) return 'too_deep';
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);

@@ -1,1 +1,6 @@
-export { checkTrapRules, type TrapRule, DEFAULT_TRAP_LIMITS, type TrapLimits } from './check-trap-rules';
+export {
+  checkTrapRules,
+  type TrapRule,
+  DEFAULT_TRAP_LIMITS,
+  type TrapLimits,
+} from './check-trap-rules';
