@@ -53,8 +53,15 @@ if (!existsSync('apps/console/.next/BUILD_ID') || env.CRAWLER_REBUILD_CONSOLE ==
 
 const children = [];
 let stopping = false;
-function start(name, cmd, args, opts = {}) {
-  const child = spawn(cmd, args, { env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+// Each child runs node directly (no npx/sh wrappers that would swallow signals) in a process
+// group of its own, so stopping it stops everything it started.
+function start(name, args, opts = {}) {
+  const child = spawn(process.execPath, args, {
+    env,
+    cwd: opts.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const prefix = `[${name}]`.padEnd(14);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => console.log(`${prefix}${line}`));
@@ -72,15 +79,23 @@ async function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
   console.log('▸ stopping (agents finish their in-flight fetches first)…');
-  for (const c of [...children].reverse()) c.kill('SIGTERM');
+  for (const c of [...children].reverse()) signalGroup(c, 'SIGTERM');
   const deadline = Date.now() + 20_000;
   while (
     children.some((c) => c.exitCode === null && c.signalCode === null) &&
     Date.now() < deadline
   )
     await sleep(100);
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children)
+    if (c.exitCode === null && c.signalCode === null) signalGroup(c, 'SIGKILL');
   process.exit(code);
+}
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
@@ -103,9 +118,15 @@ async function waitFor(url, what, timeoutMs = 60_000) {
 // 4. The synthetic web (demo only): a test bed of fake hosts on loopback.
 let seedsFile = null;
 if (demo) {
+  // The demo keeps its own state (database, key prefix, data folder) and a fixed port for the
+  // synthetic web, so running it again continues the same crawl and never touches real data.
+  env.DATABASE_URL ??= 'postgresql://postgres@127.0.0.1:5432/crawler_demo';
+  env.REDIS_PREFIX ??= 'demo';
+  env.DATA_DIR ??= 'data/demo';
   mkdirSync('data/synthetic', { recursive: true });
   step('starting the synthetic web (300 hosts on 127.1.x.x)');
-  const web = start('synthetic-web', 'npx', [
+  const web = start('synthetic-web', [
+    '--import',
     'tsx',
     'packages/synthetic-web/src/cli.ts',
     'serve',
@@ -113,6 +134,8 @@ if (demo) {
     env.DEMO_HOSTS ?? '300',
     '--seed',
     '1',
+    '--port',
+    env.DEMO_PORT ?? '8480',
     '--out',
     'data/synthetic',
     '--log',
@@ -131,14 +154,18 @@ if (demo) {
 
 // 5. Coordinator (migrates Postgres), agent, console.
 step('starting the coordinator');
-start('coordinator', 'npx', ['tsx', 'apps/coordinator/src/main.ts']);
+start('coordinator', ['--import', 'tsx', 'apps/coordinator/src/main.ts']);
 await waitFor(`${env.COORDINATOR_URL}/healthz`, 'the coordinator');
 step('starting an agent');
-start('agent', 'npx', ['tsx', 'apps/agent/src/main.ts']);
+start('agent', ['--import', 'tsx', 'apps/agent/src/main.ts']);
 step('starting the console');
-start('console', 'npx', ['next', 'start', '-p', consolePort, '-H', '127.0.0.1'], {
-  cwd: 'apps/console',
-});
+start(
+  'console',
+  ['../../node_modules/next/dist/bin/next', 'start', '-p', consolePort, '-H', '127.0.0.1'],
+  {
+    cwd: 'apps/console',
+  },
+);
 await waitFor(`http://127.0.0.1:${consolePort}/`, 'the console');
 
 if (seedsFile) {

@@ -29,8 +29,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const gapMs = Number(values['gap-ms']);
   const dir = mkdtempSync(join(tmpdir(), 'bench-e2e-'));
   const web = spawn(
-    'npx',
+    process.execPath,
     [
+      '--import',
       'tsx',
       'packages/synthetic-web/src/cli.ts',
       'serve',

@@ -1,5 +1,5 @@
 import type { Frontier } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
+import type { AnalyticsStore, FetchStats } from '@crawler/shared/analytics';
 import type { RedisClient } from '@crawler/shared/redis';
 import type { SeedRepository } from '../db/seed-repository';
 
@@ -17,14 +17,7 @@ export interface Stats {
     seenUrls: number;
     deadLetters: number;
   };
-  fetches: {
-    total: number;
-    ok: number;
-    errors: number;
-    bytes: number;
-    pagesPerSecond: number;
-    statusMix: Record<'2xx' | '3xx' | '4xx' | '5xx' | 'error', number>;
-  };
+  fetches: FetchStats;
   seeds: { total: number };
   agents: { alive: number };
   generatedAt: string;

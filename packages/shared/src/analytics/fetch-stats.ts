@@ -8,6 +8,8 @@ export interface FetchStats {
   ok: number;
   /** Attempts with no HTTP answer (status 0) or a 5xx. */
   errors: number;
+  /** URLs not fetched because robots.txt disallows them (not counted as attempts). */
+  robotsDenied: number;
   /** Body bytes received, summed. */
   bytes: number;
   /** Attempts per second over the 60 s before now (by fetched_at). */
@@ -25,22 +27,33 @@ const WINDOW_SECONDS = 60;
  * (the day is a function of fetched_at, which is in the key), so FINAL need not merge across
  * partitions, which roughly halves its cost.
  */
+// URLs that robots.txt kept us from fetching are recorded too, but they are not fetch attempts.
 const FETCH_STATS_SQL = `
 SELECT
-  count() AS total,
-  countIf(status BETWEEN 200 AND 299) AS s2xx,
-  countIf(status BETWEEN 300 AND 399) AS s3xx,
-  countIf(status BETWEEN 400 AND 499) AS s4xx,
-  countIf(status BETWEEN 500 AND 599) AS s5xx,
-  countIf(status < 200 OR status > 599) AS no_answer,
-  countIf(status = 0 OR status >= 500) AS errors,
+  countIf(attempt) AS total,
+  countIf(attempt AND status BETWEEN 200 AND 299) AS s2xx,
+  countIf(attempt AND status BETWEEN 300 AND 399) AS s3xx,
+  countIf(attempt AND status BETWEEN 400 AND 499) AS s4xx,
+  countIf(attempt AND status BETWEEN 500 AND 599) AS s5xx,
+  countIf(attempt AND (status < 200 OR status > 599)) AS no_answer,
+  countIf(attempt AND (status = 0 OR status >= 500)) AS errors,
   sum(bytes) AS bytes,
-  countIf(fetched_at > now64(3) - INTERVAL ${WINDOW_SECONDS} SECOND) AS recent
-FROM fetches FINAL
-SETTINGS do_not_merge_across_partitions_select_final = 1`;
+  countIf(attempt AND fetched_at > now64(3) - INTERVAL ${WINDOW_SECONDS} SECOND) AS recent,
+  countIf(NOT attempt) AS robots_denied
+FROM (SELECT *, error_code != 'robots_denied' AS attempt FROM fetches FINAL
+SETTINGS do_not_merge_across_partitions_select_final = 1)`;
 
 type Counts = Record<
-  's2xx' | 's3xx' | 's4xx' | 's5xx' | 'no_answer' | 'errors' | 'bytes' | 'recent' | 'total',
+  | 's2xx'
+  | 's3xx'
+  | 's4xx'
+  | 's5xx'
+  | 'no_answer'
+  | 'errors'
+  | 'bytes'
+  | 'recent'
+  | 'total'
+  | 'robots_denied',
   string | number
 >;
 
@@ -52,6 +65,7 @@ export async function readFetchStats(db: ClickHouseBackend): Promise<FetchStats>
     total: n('total'),
     ok: n('s2xx'),
     errors: n('errors'),
+    robotsDenied: n('robots_denied'),
     bytes: n('bytes'),
     pagesPerSecond: n('recent') / WINDOW_SECONDS,
     statusMix: {
