@@ -76,7 +76,9 @@ export class CrawlAgent {
       maxFileBytes: config.WARC_MAX_FILE_BYTES,
       software: 'open-crawler/0.1.0',
     });
-    const telemetry = new TelemetrySink(redis, config.REDIS_PREFIX);
+    const telemetry = new TelemetrySink(redis, config.REDIS_PREFIX, (err) =>
+      log.warn({ err }, 'telemetry write failed; will retry'),
+    );
     const counters: AgentCounters = {
       fetched: 0,
       errors: 0,

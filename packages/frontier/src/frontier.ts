@@ -97,48 +97,58 @@ export class Frontier {
   }
 
   /**
-   * Leases up to `maxHosts` ready hosts across shards, starting at a rotating shard so agents
-   * spread over the keyspace. Each host comes with a batch of URLs.
+   * Leases up to `maxHosts` ready hosts across shards. Shards are asked in waves, starting at a
+   * rotating shard so agents spread over the keyspace; each wave asks as many shards as hosts
+   * are still needed, so hardly any host is leased beyond `maxHosts` (any extra is handed back).
+   * Each host comes with a batch of URLs.
    */
   async lease(agentId: string, maxHosts: number): Promise<HostLease[]> {
-    if (maxHosts <= 0) return [];
-    const perShard = Math.max(1, Math.ceil((maxHosts * 2) / this.shards));
-    const start = this.leaseCursor++ % this.shards;
-    const order = Array.from({ length: this.shards }, (_, i) => (start + i) % this.shards);
-    const replies = await Promise.all(
-      order.map((shard) => {
-        const k = this.keys;
-        return this.cmd
-          .leaseHosts(
-            k.ready(shard),
-            k.leases(shard),
-            k.stats(shard),
-            k.shard(shard),
-            agentId,
-            perShard,
-            this.leaseMs,
-            this.maxUrls,
-            this.defaultGapMs,
-            shard,
-          )
-          .then((r) => ({ shard, r }));
-      }),
-    );
     const leases: HostLease[] = [];
-    for (const { shard, r } of replies) {
-      const parsed = leaseReply.safeParse(r);
-      if (!parsed.success)
-        throw new FrontierDataError(`lease reply of shard ${shard}: ${parsed.error.message}`);
-      for (const [leaseId, host, leaseMs, gapMs, entries] of parsed.data) {
-        leases.push({ leaseId, shard, host, leaseMs, gapMs, urls: entries.map(parseEntry) });
-      }
+    let visited = 0;
+    while (leases.length < maxHosts && visited < this.shards) {
+      const need = maxHosts - leases.length;
+      const wave = Math.min(this.shards - visited, need);
+      const perShard = Math.ceil(need / wave);
+      const shards = Array.from({ length: wave }, (_, i) => (this.leaseCursor + i) % this.shards);
+      this.leaseCursor = (this.leaseCursor + wave) % this.shards;
+      visited += wave;
+      const replies = await Promise.all(
+        shards.map((shard) => this.leaseShard(shard, agentId, perShard)),
+      );
+      for (const r of replies) leases.push(...r);
     }
-    // Extra hosts beyond maxHosts were leased by the over-asking above: hand them back at once.
     const extra = leases.splice(maxHosts);
     await Promise.all(
       extra.map((l) => this.complete(l, { processed: 0, delayMs: 0, paceMs: l.gapMs })),
     );
     return leases;
+  }
+
+  private async leaseShard(shard: number, agentId: string, max: number): Promise<HostLease[]> {
+    const k = this.keys;
+    const reply = await this.cmd.leaseHosts(
+      k.ready(shard),
+      k.leases(shard),
+      k.stats(shard),
+      k.shard(shard),
+      agentId,
+      max,
+      this.leaseMs,
+      this.maxUrls,
+      this.defaultGapMs,
+      shard,
+    );
+    const parsed = leaseReply.safeParse(reply);
+    if (!parsed.success)
+      throw new FrontierDataError(`lease reply of shard ${shard}: ${parsed.error.message}`);
+    return parsed.data.map(([leaseId, host, leaseMs, gapMs, entries]) => ({
+      leaseId,
+      shard,
+      host,
+      leaseMs,
+      gapMs,
+      urls: entries.map(parseEntry),
+    }));
   }
 
   /** Ends a lease. Returns false when the lease was no longer current (expired and reclaimed). */

@@ -15,6 +15,7 @@ export class TelemetrySink {
   constructor(
     private readonly redis: RedisClient,
     prefix: string,
+    private readonly onError: (err: unknown) => void = () => undefined,
     private readonly maxBatch = 500,
     private readonly flushEveryMs = 200,
   ) {
@@ -27,7 +28,11 @@ export class TelemetrySink {
     else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
   }
 
-  /** Writes what is buffered; resolves when every earlier batch is in Redis. */
+  /**
+   * Writes what is buffered; resolves when every earlier batch is in Redis. A batch that fails
+   * (Redis briefly away) goes back to the buffer and is retried with the next flush: nothing is
+   * dropped and no rejection escapes.
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -35,15 +40,21 @@ export class TelemetrySink {
     this.buffer = [];
     if (rows.length > 0) {
       this.pending = this.pending.then(async () => {
-        await this.redis.xadd(
-          this.key,
-          'MAXLEN',
-          '~',
-          '5000000',
-          '*',
-          'rows',
-          JSON.stringify(rows),
-        );
+        try {
+          await this.redis.xadd(
+            this.key,
+            'MAXLEN',
+            '~',
+            '5000000',
+            '*',
+            'rows',
+            JSON.stringify(rows),
+          );
+        } catch (err) {
+          this.buffer = rows.concat(this.buffer);
+          this.onError(err);
+          this.timer ??= setTimeout(() => void this.flush(), 1000);
+        }
       });
     }
     return this.pending;

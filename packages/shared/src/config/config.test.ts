@@ -33,3 +33,12 @@ describe('loadConfig', () => {
     expect(c.REDIS_CLUSTER).toBe(true);
   });
 });
+
+describe('lease length', () => {
+  it('refuses a lease too short for one request', () => {
+    expect(() => loadConfig({ LEASE_MS: '10000', FETCH_TOTAL_TIMEOUT_MS: '10000' })).toThrow(
+      /LEASE_MS=10000/,
+    );
+    expect(loadConfig({ LEASE_MS: '25000', FETCH_TOTAL_TIMEOUT_MS: '10000' }).LEASE_MS).toBe(25000);
+  });
+});

@@ -110,6 +110,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const c = parsed.data;
+  // A lease must leave room for at least one request: agents stop starting requests
+  // 2 × FETCH_TOTAL_TIMEOUT_MS + 2 s before their lease ends.
+  if (c.LEASE_MS < 2 * c.FETCH_TOTAL_TIMEOUT_MS + 5000) {
+    throw new ConfigError([
+      `LEASE_MS=${c.LEASE_MS}: must be at least 2 × FETCH_TOTAL_TIMEOUT_MS + 5000 (${2 * c.FETCH_TOTAL_TIMEOUT_MS + 5000})`,
+    ]);
+  }
   return {
     ...c,
     userAgent: `Mozilla/5.0 (compatible; ${c.CRAWLER_UA_TOKEN}/0.1; +${c.CRAWLER_CONTACT_URL})`,
