@@ -28,6 +28,16 @@ export class HostResolver {
   private readonly cache = new Map<string, CacheEntry>();
   private readonly staticMap: Map<string, string>;
 
+  private readonly minTtlMs: number;
+  private readonly negativeTtlMs: number;
+  private readonly maxEntries: number;
+
+  /**
+   * @param opts.dnsMapFile JSON file host → IPv4 answered before DNS (test webs)
+   * @param opts.minTtlMs shortest time an answer is kept (default 5 minutes)
+   * @param opts.negativeTtlMs how long "no such host" is kept (default 1 hour)
+   * @param opts.maxEntries cache size (default 100,000)
+   */
   constructor(
     opts: {
       dnsMapFile?: string;
@@ -35,10 +45,10 @@ export class HostResolver {
       negativeTtlMs?: number;
       maxEntries?: number;
     } = {},
-    private readonly minTtlMs = opts.minTtlMs ?? 300_000,
-    private readonly negativeTtlMs = opts.negativeTtlMs ?? 3_600_000,
-    private readonly maxEntries = opts.maxEntries ?? 100_000,
   ) {
+    this.minTtlMs = opts.minTtlMs ?? 300_000;
+    this.negativeTtlMs = opts.negativeTtlMs ?? 3_600_000;
+    this.maxEntries = opts.maxEntries ?? 100_000;
     this.staticMap = new Map(opts.dnsMapFile ? Object.entries(readDnsMap(opts.dnsMapFile)) : []);
   }
 
