@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { Config } from '@crawler/shared/config';
-import { Frontier, type HostLease } from '@crawler/frontier';
+import { openFrontier, type HostLease } from '@crawler/frontier';
 import type { RedisClient } from '@crawler/shared/redis';
 import { WarcWriter } from '@crawler/shared/warc';
 import type { AgentCounters, AgentResources } from './agent-resources';
@@ -45,13 +45,7 @@ export class CrawlAgent {
     log: Logger,
     opts: { warcDir?: string } = {},
   ): Promise<CrawlAgent> {
-    const frontier = new Frontier(redis, {
-      prefix: config.REDIS_PREFIX,
-      shards: config.FRONTIER_SHARDS,
-      leaseMs: config.LEASE_MS,
-      maxUrlsPerLease: config.LEASE_MAX_URLS,
-      defaultGapMs: config.CRAWLER_DEFAULT_GAP_MS,
-    });
+    const frontier = await openFrontier(config, redis);
     const http = new HttpClient({
       userAgent: config.userAgent,
       connectTimeoutMs: config.FETCH_CONNECT_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { Frontier } from '@crawler/frontier';
+import { openFrontier } from '@crawler/frontier';
 import { agentsKey } from '@crawler/agent';
 import { openAnalytics, type AnalyticsStore } from '@crawler/shared/analytics';
 import type { Config } from '@crawler/shared/config';
@@ -51,13 +51,7 @@ export class Coordinator {
       ));
     await analytics.migrate();
     const db = createDb(config.DATABASE_URL);
-    const frontier = new Frontier(redis, {
-      prefix: config.REDIS_PREFIX,
-      shards: config.FRONTIER_SHARDS,
-      leaseMs: config.LEASE_MS,
-      maxUrlsPerLease: config.LEASE_MAX_URLS,
-      defaultGapMs: config.CRAWLER_DEFAULT_GAP_MS,
-    });
+    const frontier = await openFrontier(config, redis);
     const services: Services = {
       config,
       log,

@@ -29,6 +29,8 @@ beforeAll(async () => {
     ROBOTS_MAX_FAILURES: '2',
     FETCH_TOTAL_TIMEOUT_MS: '4000',
     AGENT_MAX_HOSTS: '64',
+    FRONTIER_BACKOFF_BASE_MS: '200',
+    FRONTIER_BACKOFF_MAX_MS: '2000',
   });
   const dnsMap = writeJson(env.dataDir, 'dns-map.json', web.dnsMap);
   const config = { ...env.config, CRAWLER_DNS_MAP: dnsMap };

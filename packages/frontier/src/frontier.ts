@@ -1,14 +1,21 @@
 import { z } from 'zod';
 import type { RedisClient } from '@crawler/shared/redis';
 import { FrontierKeys, shardOf } from './keys';
-import { defineFrontierScripts, type FrontierCommands } from './scripts';
 import {
-  queueEntrySchema,
-  type EnqueueUrl,
-  type FrontierStats,
-  type HostLease,
-  type LeaseOutcome,
-  type QueueEntry,
+  decodeEntry,
+  decodeTagged,
+  deadLetterSchema,
+  encodeEntry,
+  FrontierDataError,
+} from './queue-entry';
+import { defineFrontierScripts, type FrontierCommands } from './scripts';
+import type {
+  DeadLetter,
+  EnqueueUrl,
+  FrontierStats,
+  HostLease,
+  LeaseFailure,
+  LeaseOutcome,
 } from './types';
 
 export interface FrontierOptions {
@@ -22,29 +29,54 @@ export interface FrontierOptions {
   maxUrlsPerLease?: number;
   /** Default gap between two requests to one host, in ms (default 1,000). */
   defaultGapMs?: number;
+  /**
+   * The seen set: a Bloom filter per shard sized for `expectedUrls` in all (default 10M) at
+   * `bitsPerUrl` (10) with `hashes` (7) — under 1% false positives at capacity — or an exact set.
+   * Fixed per installation, like the shard count.
+   */
+  seen?: { mode: 'bloom' | 'set'; expectedUrls?: number; bitsPerUrl?: number; hashes?: number };
+  /** Weights of priority tiers 0–3 in a host's batches (default 8,4,2,1). */
+  tierWeights?: readonly [number, number, number, number];
+  /** Share of a batch reserved for re-crawls when both kinds wait (default 0.6). */
+  recrawlShare?: number;
+  /** Attempts before a failing URL is dead-lettered (default 3). */
+  maxAttempts?: number;
+  /** Host backoff after errors: base × 2^(errors-1), capped (defaults 30 s, 1 h). */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Pages per host per UTC day unless the host's policy says otherwise (default 50,000; 0 = none). */
+  dailyBudget?: number;
+  /** Pause between two leases of hosts that share an IP (default 0: only one at a time). */
+  ipGapMs?: number;
 }
 
 const leaseReply = z.array(
-  z.tuple([z.string(), z.string(), z.coerce.number(), z.coerce.number(), z.array(z.string())]),
+  z.tuple([
+    z.string(),
+    z.string(),
+    z.coerce.number(),
+    z.coerce.number(),
+    z.string(),
+    z.array(z.string()),
+  ]),
 );
-const statsReply = z.array(z.coerce.number()).length(8);
-
-/** Raised when Redis hands back something the frontier did not write. */
-export class FrontierDataError extends Error {
-  readonly code = 'FRONTIER_BAD_DATA';
-}
+const statsReply = z.array(z.coerce.number()).length(10);
+const failReply = z.union([z.literal(-1), z.tuple([z.number(), z.number(), z.number()])]);
 
 /**
- * Client of the Redis frontier: per-host queues in logical shards, host-batch leases fenced by
- * lease id, one Lua script per state transition (packages/frontier/src/commands).
+ * Client of the Redis frontier: per-host queues (priority tiers and a re-crawl queue) in logical
+ * shards, host-batch leases fenced by lease id, one Lua script per state transition
+ * (packages/frontier/src/commands). Every method is safe to call from many agents at once.
  */
 export class Frontier {
   readonly keys: FrontierKeys;
   readonly shards: number;
   private readonly cmd: FrontierCommands;
-  private readonly leaseMs: number;
-  private readonly maxUrls: number;
-  private readonly defaultGapMs: number;
+  private readonly o: Required<Omit<FrontierOptions, 'seen'>>;
+  private readonly seenMode: 'bloom' | 'set';
+  /** Bloom bits per shard and hash count. */
+  readonly bloomBits: number;
+  readonly bloomHashes: number;
   private leaseCursor = 0;
 
   constructor(
@@ -53,9 +85,28 @@ export class Frontier {
   ) {
     this.keys = new FrontierKeys(opts.prefix);
     this.shards = opts.shards;
-    this.leaseMs = opts.leaseMs ?? 300_000;
-    this.maxUrls = opts.maxUrlsPerLease ?? 50;
-    this.defaultGapMs = opts.defaultGapMs ?? 1000;
+    this.o = {
+      prefix: opts.prefix,
+      shards: opts.shards,
+      leaseMs: opts.leaseMs ?? 300_000,
+      maxUrlsPerLease: opts.maxUrlsPerLease ?? 50,
+      defaultGapMs: opts.defaultGapMs ?? 1000,
+      tierWeights: opts.tierWeights ?? [8, 4, 2, 1],
+      recrawlShare: opts.recrawlShare ?? 0.6,
+      maxAttempts: opts.maxAttempts ?? 3,
+      backoffBaseMs: opts.backoffBaseMs ?? 30_000,
+      backoffMaxMs: opts.backoffMaxMs ?? 3_600_000,
+      dailyBudget: opts.dailyBudget ?? 50_000,
+      ipGapMs: opts.ipGapMs ?? 0,
+    };
+    const seen = opts.seen ?? { mode: 'bloom' };
+    this.seenMode = seen.mode;
+    this.bloomHashes = seen.hashes ?? 7;
+    // Bits per shard, at most a Redis string's 2^32 bits.
+    this.bloomBits = Math.min(
+      2 ** 32 - 1,
+      Math.ceil(((seen.expectedUrls ?? 10_000_000) * (seen.bitsPerUrl ?? 10)) / this.shards),
+    );
     this.cmd = defineFrontierScripts(redis);
   }
 
@@ -63,44 +114,84 @@ export class Frontier {
     return shardOf(host, this.shards);
   }
 
-  /** Adds URLs not seen before to their hosts' queues. Returns how many were new. */
+  /**
+   * Records the installation's layout (shards, seen set) on first use and refuses to run with a
+   * different one: changing it would silently break dedupe and host ownership.
+   */
+  async checkLayout(): Promise<void> {
+    const key = `${this.o.prefix}:layout`;
+    const layout = `shards=${this.shards};seen=${this.seenMode};m=${this.bloomBits};k=${this.bloomHashes}`;
+    await this.redis.setnx(key, layout);
+    const stored = await this.redis.get(key);
+    if (stored !== layout) {
+      throw new Error(
+        `frontier layout mismatch under prefix "${this.o.prefix}": stored ${stored ?? '?'}, configured ${layout}. FRONTIER_SHARDS and the seen-set settings are fixed per installation.`,
+      );
+    }
+  }
+
+  /** Adds URLs not seen before (or re-crawls not already waiting). Returns how many were new. */
   async enqueue(urls: readonly EnqueueUrl[]): Promise<{ accepted: number }> {
-    const byShard = new Map<number, (string | number)[]>();
+    const byShard = new Map<number, string[]>();
     for (const u of urls) {
       const shard = this.shardOf(u.host);
       let args = byShard.get(shard);
       if (!args) byShard.set(shard, (args = []));
-      const entry: QueueEntry = {
-        u: u.url,
-        f: u.urlFp,
-        d: u.depth,
-        r: u.redirects ?? 0,
-        p: u.priority ?? 1,
-        s: u.source ?? 'link',
-      };
-      args.push(u.urlFp, u.host, JSON.stringify(entry));
+      const tier = u.source === 'recrawl' ? 'r' : String(Math.min(3, Math.max(0, u.priority ?? 1)));
+      args.push(u.urlFp, u.host, tier, encodeEntry(u));
     }
+    const k = this.keys;
     const counts = await Promise.all(
-      [...byShard].map(([shard, args]) => {
-        const k = this.keys;
-        return this.cmd.enqueueUrls(
-          k.ready(shard),
-          k.seen(shard),
-          k.stats(shard),
-          k.dead(shard),
-          k.shard(shard),
+      [...byShard].map(([s, args]) =>
+        this.cmd.enqueueUrls(
+          k.ready(s),
+          k.seen(s),
+          k.stats(s),
+          k.dead(s),
+          k.shard(s),
+          this.seenMode,
+          this.bloomBits,
+          this.bloomHashes,
           ...args,
-        );
-      }),
+        ),
+      ),
     );
     return { accepted: counts.reduce<number>((a, c) => a + Number(c), 0) };
+  }
+
+  /** SeenBatch: whether each url_fp is in its shard's seen set (Bloom: probably). */
+  async seenBatch(entries: ReadonlyArray<{ urlFp: string; host: string }>): Promise<boolean[]> {
+    const byShard = new Map<number, number[]>();
+    entries.forEach((e, i) => {
+      const s = this.shardOf(e.host);
+      const list = byShard.get(s) ?? [];
+      list.push(i);
+      byShard.set(s, list);
+    });
+    const out = new Array<boolean>(entries.length).fill(false);
+    await Promise.all(
+      [...byShard].map(async ([s, idx]) => {
+        const reply = z
+          .array(z.number())
+          .parse(
+            await this.cmd.seenBatch(
+              this.keys.seen(s),
+              this.seenMode,
+              this.bloomBits,
+              this.bloomHashes,
+              ...idx.map((i) => entries[i]!.urlFp),
+            ),
+          );
+        idx.forEach((i, j) => (out[i] = reply[j] === 1));
+      }),
+    );
+    return out;
   }
 
   /**
    * Leases up to `maxHosts` ready hosts across shards. Shards are asked in waves, starting at a
    * rotating shard so agents spread over the keyspace; each wave asks as many shards as hosts
    * are still needed, so hardly any host is leased beyond `maxHosts` (any extra is handed back).
-   * Each host comes with a batch of URLs.
    */
   async lease(agentId: string, maxHosts: number): Promise<HostLease[]> {
     const leases: HostLease[] = [];
@@ -126,6 +217,7 @@ export class Frontier {
 
   private async leaseShard(shard: number, agentId: string, max: number): Promise<HostLease[]> {
     const k = this.keys;
+    const o = this.o;
     const reply = await this.cmd.leaseHosts(
       k.ready(shard),
       k.leases(shard),
@@ -133,21 +225,26 @@ export class Frontier {
       k.shard(shard),
       agentId,
       max,
-      this.leaseMs,
-      this.maxUrls,
-      this.defaultGapMs,
+      o.leaseMs,
+      o.maxUrlsPerLease,
+      o.defaultGapMs,
       shard,
+      o.tierWeights.join(','),
+      o.recrawlShare,
+      o.dailyBudget,
+      Math.max(250, o.ipGapMs),
     );
     const parsed = leaseReply.safeParse(reply);
     if (!parsed.success)
       throw new FrontierDataError(`lease reply of shard ${shard}: ${parsed.error.message}`);
-    return parsed.data.map(([leaseId, host, leaseMs, gapMs, entries]) => ({
+    return parsed.data.map(([leaseId, host, leaseMs, gapMs, ip, entries]) => ({
       leaseId,
       shard,
       host,
       leaseMs,
       gapMs,
-      urls: entries.map(parseEntry),
+      ip: ip || null,
+      urls: entries.map(decodeTagged),
     }));
   }
 
@@ -168,50 +265,119 @@ export class Frontier {
       outcome.processed,
       Math.max(0, Math.round(outcome.delayMs)),
       Math.max(1, Math.round(outcome.paceMs)),
-      outcome.parkReason ? '1' : '0',
       outcome.parkReason ?? '',
+      outcome.ip ?? '',
+      this.o.ipGapMs,
     );
     return Number(r) >= 0;
   }
 
-  /** Writes a host's policy (gap in ms or null for the default; blocked) into its shard. */
+  /**
+   * Ends a lease at a failed URL: the URLs before it are done, it is retried later (or
+   * dead-lettered at the attempt limit), the host backs off. Null when the lease was not current.
+   */
+  async fail(
+    lease: Pick<HostLease, 'leaseId' | 'shard'>,
+    f: LeaseFailure,
+  ): Promise<{ returned: number; deadLettered: boolean; delayMs: number } | null> {
+    const k = this.keys;
+    const s = lease.shard;
+    const o = this.o;
+    const r = failReply.parse(
+      await this.cmd.failLease(
+        k.ready(s),
+        k.leases(s),
+        k.stats(s),
+        k.dead(s),
+        k.shard(s),
+        lease.leaseId,
+        f.index,
+        f.error,
+        Math.max(0, Math.round(f.retryAfterMs ?? 0)),
+        o.maxAttempts,
+        o.backoffBaseMs,
+        o.backoffMaxMs,
+        f.ip ?? '',
+        o.ipGapMs,
+      ),
+    );
+    if (r === -1) return null;
+    return { returned: r[0], deadLettered: r[1] === 1, delayMs: r[2] };
+  }
+
+  /** Extends an open lease to `ms` from now. Returns false when it was no longer current. */
+  async extend(lease: Pick<HostLease, 'leaseId' | 'shard'>, ms: number): Promise<boolean> {
+    const s = lease.shard;
+    return (
+      Number(
+        await this.cmd.extendLease(
+          this.keys.leases(s),
+          this.keys.stats(s),
+          this.keys.shard(s),
+          lease.leaseId,
+          Math.round(ms),
+        ),
+      ) >= 0
+    );
+  }
+
+  /** Returns the URLs of every expired lease to their queues. Returns how many leases. */
+  async reclaimExpired(): Promise<number> {
+    const k = this.keys;
+    const n = await Promise.all(
+      Array.from({ length: this.shards }, (_, s) =>
+        this.cmd.reclaimExpired(k.ready(s), k.leases(s), k.stats(s), k.shard(s), 1000),
+      ),
+    );
+    return n.reduce<number>((a, c) => a + Number(c), 0);
+  }
+
+  /** Writes a host's policy into its shard; the next lease of the host uses it. */
   async setHostPolicy(
     host: string,
-    policy: { gapMs: number | null; blocked: boolean },
+    policy: {
+      gapMs: number | null;
+      blocked: boolean;
+      dailyBudget?: number | null;
+      allowlisted?: boolean;
+    },
   ): Promise<void> {
     const s = this.shardOf(host);
     const k = this.keys;
     await this.cmd.setHostPolicy(
       k.ready(s),
       k.stats(s),
-      k.leases(s),
       k.shard(s),
       host,
       policy.gapMs === null ? '' : String(Math.round(policy.gapMs)),
       policy.blocked ? '1' : '0',
+      policy.dailyBudget == null ? '' : String(policy.dailyBudget),
+      policy.allowlisted ? '1' : '0',
     );
   }
 
   /** Counters summed over all shards (also reclaims expired leases). */
   async stats(): Promise<FrontierStats> {
+    const k = this.keys;
     const replies = await Promise.all(
-      Array.from({ length: this.shards }, (_, s) => {
-        const k = this.keys;
-        return this.cmd.shardStats(
+      Array.from({ length: this.shards }, (_, s) =>
+        this.cmd.shardStats(
           k.ready(s),
           k.leases(s),
           k.stats(s),
           k.seen(s),
+          k.dead(s),
           k.shard(s),
-          'set',
-        );
-      }),
+          this.seenMode,
+        ),
+      ),
     );
     const t: FrontierStats = {
       shards: this.shards,
       hosts: 0,
       queuedUrls: 0,
       seenUrls: 0,
+      seenBytes: 0,
       readyHosts: 0,
       scheduledHosts: 0,
       openLeases: 0,
@@ -219,17 +385,16 @@ export class Frontier {
       processedUrls: 0,
     };
     for (const r of replies) {
-      const [hosts, queued, seen, readyNow, readyTotal, leases, dead, processed] = statsReply.parse(
-        r,
-      ) as [number, number, number, number, number, number, number, number];
-      t.hosts += hosts;
-      t.queuedUrls += queued;
-      t.seenUrls += seen;
-      t.readyHosts += readyNow;
-      t.scheduledHosts += readyTotal;
-      t.openLeases += leases;
-      t.deadLetters += dead;
-      t.processedUrls += processed;
+      const v = statsReply.parse(r);
+      t.hosts += v[0]!;
+      t.queuedUrls += v[1]!;
+      t.seenUrls += v[2]!;
+      t.readyHosts += v[3]!;
+      t.scheduledHosts += v[4]!;
+      t.openLeases += v[5]!;
+      t.deadLetters += v[6]!;
+      t.processedUrls += v[7]!;
+      t.seenBytes += v[8]!;
     }
     return t;
   }
@@ -242,40 +407,46 @@ export class Frontier {
 
   /** Reads a host's frontier state (for the API and tests). */
   async hostState(host: string): Promise<{ queued: number; fields: Record<string, string> }> {
-    const s = this.shardOf(host);
-    const [fields, queued] = await Promise.all([
-      this.redis.hgetall(this.keys.host(s, host)),
-      this.redis.llen(this.keys.queue(s, host)),
-    ]);
-    return { queued, fields };
+    const fields = await this.redis.hgetall(this.keys.host(this.shardOf(host), host));
+    return { queued: Number(fields.n ?? 0), fields };
   }
 
-  /** Lists dead letters of every shard (at most `limit`). */
-  async deadLetters(
-    limit = 100,
-  ): Promise<Array<{ host: string; reason: string; url: string; at: number }>> {
-    const out: Array<{ host: string; reason: string; url: string; at: number }> = [];
+  /** Lists dead letters of every shard (at most `limit`), oldest first within a shard. */
+  async deadLetters(limit = 100): Promise<DeadLetter[]> {
+    const out: DeadLetter[] = [];
     for (let s = 0; s < this.shards && out.length < limit; s++) {
-      const rows = await this.redis.lrange(this.keys.dead(s), 0, limit - out.length - 1);
-      for (const row of rows) {
+      for (const row of await this.redis.lrange(this.keys.dead(s), 0, limit - out.length - 1)) {
         const d = deadLetterSchema.parse(JSON.parse(row));
-        out.push({ host: d.h, reason: d.r, url: parseEntry(d.e).url, at: d.t });
+        const e = decodeEntry(d.e);
+        out.push({ host: d.h, reason: d.r, url: e.url, attempts: e.attempts, at: d.t });
       }
     }
     return out;
   }
-}
 
-const deadLetterSchema = z.object({ h: z.string(), r: z.string(), e: z.string(), t: z.number() });
-
-function parseEntry(raw: string): HostLease['urls'][number] {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new FrontierDataError(`queue entry is not JSON: ${raw.slice(0, 80)}`);
+  /** Re-queues dead letters (all shards, or one host's), attempts reset. Returns how many. */
+  async requeueDeadLetters(opts: { limit?: number; host?: string } = {}): Promise<number> {
+    const k = this.keys;
+    const limit = opts.limit ?? 1_000_000;
+    const shards = opts.host
+      ? [this.shardOf(opts.host)]
+      : Array.from({ length: this.shards }, (_, s) => s);
+    let moved = 0;
+    for (const s of shards) {
+      if (moved >= limit) break;
+      moved += Number(
+        await this.cmd.requeueDeadLetters(
+          k.ready(s),
+          k.stats(s),
+          k.dead(s),
+          k.shard(s),
+          limit - moved,
+          opts.host ?? '',
+        ),
+      );
+    }
+    return moved;
   }
-  const e = queueEntrySchema.safeParse(json);
-  if (!e.success) throw new FrontierDataError(`queue entry invalid: ${e.error.message}`);
-  return { url: e.data.u, urlFp: e.data.f, depth: e.data.d, redirects: e.data.r, source: e.data.s };
 }
+
+export { FrontierDataError };

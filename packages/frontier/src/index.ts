@@ -1,3 +1,13 @@
 export { Frontier, FrontierDataError, type FrontierOptions } from './frontier';
 export { FrontierKeys, shardOf } from './keys';
-export type { EnqueueUrl, FrontierStats, HostLease, LeasedUrl, LeaseOutcome } from './types';
+export type {
+  DeadLetter,
+  EnqueueUrl,
+  FrontierStats,
+  HostLease,
+  LeasedUrl,
+  LeaseFailure,
+  LeaseOutcome,
+  UrlSource,
+} from './types';
+export { frontierOptions, openFrontier } from './from-config';

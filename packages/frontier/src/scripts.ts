@@ -18,14 +18,21 @@ const scripts = {
   enqueueUrls: 'enqueueUrls-4.lua',
   leaseHosts: 'leaseHosts-3.lua',
   completeLease: 'completeLease-4.lua',
-  shardStats: 'shardStats-4.lua',
-  setHostPolicy: 'setHostPolicy-3.lua',
+  failLease: 'failLease-4.lua',
+  extendLease: 'extendLease-2.lua',
+  reclaimExpired: 'reclaimExpired-3.lua',
+  requeueDeadLetters: 'requeueDeadLetters-3.lua',
+  setHostPolicy: 'setHostPolicy-2.lua',
+  shardStats: 'shardStats-5.lua',
+  seenBatch: 'seenBatch-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof scripts;
 
-type Reply = unknown;
-export type FrontierCommands = Record<ScriptName, (...args: (string | number)[]) => Promise<Reply>>;
+export type FrontierCommands = Record<
+  ScriptName,
+  (...args: (string | number)[]) => Promise<unknown>
+>;
 
 /** Defines the frontier scripts on a client (EVALSHA with automatic reload on NOSCRIPT). */
 export function defineFrontierScripts(redis: RedisClient): FrontierCommands {
@@ -34,9 +41,9 @@ export function defineFrontierScripts(redis: RedisClient): FrontierCommands {
     const numberOfKeys = Number(/-(\d+)\.lua$/.exec(file)?.[1]);
     const command = `frontier_${name}`;
     redis.defineCommand(command, { numberOfKeys, lua: loadScript(file) });
-    const fn = (redis as unknown as Record<string, (...a: (string | number)[]) => Promise<Reply>>)[
-      command
-    ];
+    const fn = (
+      redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>
+    )[command];
     if (!fn) throw new Error(`script ${name} was not defined`);
     out[name] = (...args) => fn.apply(redis, args);
   }

@@ -1,21 +1,5 @@
-import { z } from 'zod';
-
-/** A URL as it sits in a host's queue (JSON in Redis, validated when read back). */
-export const queueEntrySchema = z.object({
-  /** normalized URL */
-  u: z.string().min(1),
-  /** url_fp (16 hex chars) */
-  f: z.string().regex(/^[0-9a-f]{16}$/),
-  /** depth: hops from a seed */
-  d: z.number().int().min(0),
-  /** redirects followed to reach this URL */
-  r: z.number().int().min(0).default(0),
-  /** priority tier (0 = highest) */
-  p: z.number().int().min(0).max(9).default(1),
-  /** where it came from: seed, link, redirect, sitemap */
-  s: z.enum(['seed', 'link', 'redirect', 'sitemap', 'recrawl']).default('link'),
-});
-export type QueueEntry = z.infer<typeof queueEntrySchema>;
+/** Where a URL came from; stored as one letter in its queue entry. */
+export type UrlSource = 'seed' | 'link' | 'redirect' | 'sitemap' | 'recrawl';
 
 /** Input of `Frontier.enqueue`. */
 export interface EnqueueUrl {
@@ -23,9 +7,11 @@ export interface EnqueueUrl {
   urlFp: string;
   host: string;
   depth: number;
+  /** Priority tier 0 (highest) to 3; default 1. Ignored for re-crawls, which have their own queue. */
   priority?: number;
   redirects?: number;
-  source?: QueueEntry['s'];
+  /** `recrawl` bypasses the seen set (the URL is known) and goes to the host's re-crawl queue. */
+  source?: UrlSource;
 }
 
 export interface LeasedUrl {
@@ -33,7 +19,11 @@ export interface LeasedUrl {
   urlFp: string;
   depth: number;
   redirects: number;
-  source: QueueEntry['s'];
+  source: UrlSource;
+  /** Tier it was queued in: 0–3, or 'r' for a re-crawl. */
+  tier: '0' | '1' | '2' | '3' | 'r';
+  /** Earlier failed attempts. */
+  attempts: number;
 }
 
 /** One host handed to one agent for a while: fetch its URLs one at a time, spaced by gapMs. */
@@ -45,6 +35,8 @@ export interface HostLease {
   leaseMs: number;
   /** The host's configured gap between requests (ms), before robots Crawl-delay and slowness. */
   gapMs: number;
+  /** The host's IP as last connected, if known. */
+  ip: string | null;
   urls: LeasedUrl[];
 }
 
@@ -52,7 +44,10 @@ export interface FrontierStats {
   shards: number;
   hosts: number;
   queuedUrls: number;
+  /** URLs in the seen set (exact mode: its size; Bloom: URLs accepted). */
   seenUrls: number;
+  /** Bytes of the Bloom filters. */
+  seenBytes: number;
   readyHosts: number;
   scheduledHosts: number;
   openLeases: number;
@@ -69,4 +64,25 @@ export interface LeaseOutcome {
   paceMs: number;
   /** Park the host: its remaining URLs go to dead letters with this reason. */
   parkReason?: string;
+  /** The IP address connected, remembered for per-IP politeness. */
+  ip?: string | null;
+}
+
+/** A lease that ended at a failed URL. */
+export interface LeaseFailure {
+  /** Index of the failed URL in the batch; the ones before it are done. */
+  index: number;
+  /** Stable error code (timeout, 5xx, 429, …). */
+  error: string;
+  /** The server's Retry-After, if any (ms). */
+  retryAfterMs?: number;
+  ip?: string | null;
+}
+
+export interface DeadLetter {
+  host: string;
+  reason: string;
+  url: string;
+  attempts: number;
+  at: number;
 }

@@ -3,12 +3,19 @@ import type { LeasedUrl } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
 import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
+import { parseRetryAfterMs } from '../fetch/parse-retry-after';
 import { decodeHtml, extractLinks } from '../parse/extract-links';
 import { discoverLinks } from '../parse/discover-links';
 import type { HostPacer } from './host-pacer';
 import { archiveResponse, telemetryRow } from './archive-response';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+/** Statuses that mean "not now": the URL is retried later and the host backs off. */
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+/** What the lease should do after a fetch: go on, or stop here and retry the URL later. */
+export type FetchOutcome = { retry: null } | { retry: { error: string; retryAfterMs: number } };
+const GO_ON: FetchOutcome = { retry: null };
 
 /**
  * Fetches one URL and records everything about it: the exchange in WARC, one telemetry row,
@@ -20,7 +27,7 @@ export async function fetchAndRecord(
   host: string,
   entry: LeasedUrl,
   pacer: HostPacer,
-): Promise<void> {
+): Promise<FetchOutcome> {
   const fetchedAt = new Date();
   const base = { urlFp: entry.urlFp, url: entry.url, host, depth: entry.depth, fetchedAt };
   const started = performance.now();
@@ -37,7 +44,7 @@ export async function fetchAndRecord(
         fetch_ms: Math.round(performance.now() - started),
       }),
     );
-    return;
+    return err.action === 'give_up' ? GO_ON : { retry: { error: err.code, retryAfterMs: 0 } };
   }
   pacer.done(res.fetchMs);
   r.counters.fetched++;
@@ -105,4 +112,11 @@ export async function fetchAndRecord(
       redirect_to: redirectTo,
     }),
   );
+  if (RETRY_STATUSES.has(res.status)) {
+    const retryAfterMs = parseRetryAfterMs(headerValue(res.headers, 'retry-after'), Date.now());
+    return { retry: { error: `http_${res.status}`, retryAfterMs } };
+  }
+  if (res.truncated === 'time') return { retry: { error: 'total_timeout', retryAfterMs: 0 } };
+  if (res.truncated === 'disconnect') return { retry: { error: 'disconnect', retryAfterMs: 0 } };
+  return GO_ON;
 }

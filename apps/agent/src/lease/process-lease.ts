@@ -24,6 +24,7 @@ export async function processLease(
   let processed = 0;
   let parkReason: string | undefined;
   let extraDelayMs = 0;
+  let failure: { error: string; retryAfterMs: number } | null = null;
 
   for (const entry of lease.urls) {
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
@@ -43,16 +44,26 @@ export async function processLease(
     }
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
     await pacer.wait();
-    await fetchAndRecord(r, lease.host, entry, pacer);
+    failure = (await fetchAndRecord(r, lease.host, entry, pacer)).retry;
+    if (failure) break; // the host backs off; this URL is retried later (or dead-lettered)
     processed++;
   }
 
-  const ok = await r.frontier.complete(lease, {
-    processed,
-    delayMs: Math.max(pacer.remainingMs(), extraDelayMs),
-    paceMs: pacer.currentGapMs(),
-    ...(parkReason ? { parkReason } : {}),
-  });
+  const ip = r.http.ipOf(lease.host);
+  const ok = failure
+    ? (await r.frontier.fail(lease, {
+        index: processed,
+        error: failure.error,
+        retryAfterMs: failure.retryAfterMs,
+        ip,
+      })) !== null
+    : await r.frontier.complete(lease, {
+        processed,
+        delayMs: Math.max(pacer.remainingMs(), extraDelayMs),
+        paceMs: pacer.currentGapMs(),
+        ip,
+        ...(parkReason ? { parkReason } : {}),
+      });
   if (!ok)
     r.log.warn(
       { host: lease.host, leaseId: lease.leaseId },

@@ -85,8 +85,10 @@ export async function handleRest(
     return true;
   }
   const m = r.pattern.exec(path)!;
-  const params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1] ?? '')]));
   try {
+    const params = Object.fromEntries(
+      r.keys.map((k, i) => [k, decodePathParam(k, m[i + 1] ?? '')]),
+    );
     const body = r.hasBody ? await readJson(req) : undefined;
     const out = await r.handler(s, params, body);
     send(res, out.status ?? 200, out.body);
@@ -94,6 +96,14 @@ export async function handleRest(
     sendError(s, res, err);
   }
   return true;
+}
+
+function decodePathParam(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError('BAD_REQUEST', `${name}: "${raw}" has a malformed percent-escape`);
+  }
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -130,9 +140,13 @@ export function sendError(s: Services, res: ServerResponse, err: unknown): void 
       },
     });
   } else if (err instanceof AppError) {
-    send(res, err.httpStatus, {
-      error: { code: err.code, message: err.message, details: err.details },
-    });
+    // The rest of an oversized body is never read: close the connection instead of keeping it.
+    send(
+      res,
+      err.httpStatus,
+      { error: { code: err.code, message: err.message, details: err.details } },
+      err.code === 'PAYLOAD_TOO_LARGE' ? { connection: 'close' } : {},
+    );
   } else {
     s.log.error({ err }, 'request failed');
     send(res, 500, {
@@ -141,9 +155,15 @@ export function sendError(s: Services, res: ServerResponse, err: unknown): void 
   }
 }
 
-export function send(res: ServerResponse, status: number, body: unknown): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
+    ...extraHeaders,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
     'cache-control': 'no-store',

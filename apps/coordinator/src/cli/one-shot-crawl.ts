@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlAgent } from '@crawler/agent';
-import { Frontier } from '@crawler/frontier';
+import { openFrontier } from '@crawler/frontier';
 import { openAnalytics } from '@crawler/shared/analytics';
 import type { Config } from '@crawler/shared/config';
 import type { Logger } from '@crawler/shared/log';
@@ -65,13 +65,7 @@ export async function oneShotCrawl(
   const ingestRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
   const analytics = await openAnalytics({ path: join(opts.outDir, 'clickhouse') });
   await analytics.migrate();
-  const frontier = new Frontier(redis, {
-    prefix: config.REDIS_PREFIX,
-    shards: config.FRONTIER_SHARDS,
-    leaseMs: config.LEASE_MS,
-    maxUrlsPerLease: config.LEASE_MAX_URLS,
-    defaultGapMs: config.CRAWLER_DEFAULT_GAP_MS,
-  });
+  const frontier = await openFrontier(config, redis);
   const rejectedSeeds: OneShotSummary['rejectedSeeds'] = [];
   const entries = [];
   for (const raw of opts.seeds) {

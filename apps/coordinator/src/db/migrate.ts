@@ -109,7 +109,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
         await admin.query(`CREATE DATABASE "${name}"`);
       } catch (err) {
         // Another process created it in between: fine.
-        if ((err as { code?: string }).code !== '42P04') throw err;
+        // (42P04, or 23505 when both passed the catalog check at the same moment).
+        const code = (err as { code?: string }).code;
+        if (code !== '42P04' && code !== '23505') throw err;
       }
     }
   } finally {

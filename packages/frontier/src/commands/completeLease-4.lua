@@ -1,9 +1,9 @@
 --[[
   Completes a host lease, fenced by lease id: a late agent whose lease expired (and was
   reclaimed or re-leased) changes nothing. The first `processed` URLs of the batch are done;
-  the rest return to the head of the host's queue in order. The host's next allowed time
-  becomes now + delay. With park = 1 the host is parked (e.g. robots.txt keeps failing): its
-  unprocessed and queued URLs move to the dead-letter list with the reason.
+  the rest return to the head of their tier lists in order. The host's next allowed time becomes
+  now + delay, its error count resets, its daily budget is charged. With a park reason the host is
+  parked (e.g. robots.txt keeps failing): its remaining and queued URLs become dead letters.
 
   Input:
     KEYS[1] ready    zset host -> next allowed time (ms)
@@ -15,45 +15,62 @@
     ARGV[3] processed count (a prefix of the batch)
     ARGV[4] delay before the host's next request (ms)
     ARGV[5] pace (ms): the host's current gap, used to size its next batch
-    ARGV[6] park: '1' to park the host
-    ARGV[7] park reason
+    ARGV[6] park reason, or '' to keep the host
+    ARGV[7] the host's IP address as connected, or ''
+    ARGV[8] gap to keep between two leases of hosts on one IP (ms)
   Output:
     number of URLs returned to the queue (or dead-lettered), or -1 when the lease is not current
 ]]
 local ready_key, leases_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix, lease_id = ARGV[1], ARGV[2]
 local processed, delay, pace = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local park, reason = ARGV[6] == '1', ARGV[7]
+local reason, ip, ip_gap = ARGV[6], ARGV[7], tonumber(ARGV[8])
 --- @include "includes/now-ms"
+--- @include "includes/host-queue"
 --- @include "includes/dead-letter"
 --- @include "includes/make-ready"
+--- @include "includes/end-lease"
+--- @include "includes/daily-budget"
 local now = now_ms()
-local lkey = prefix .. 'l:' .. lease_id
-local host = redis.call('HGET', lkey, 'host')
+local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
 if not host then return -1 end
 local hkey = prefix .. 'h:' .. host
 if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
-local qkey = prefix .. 'q:' .. host
 local lqkey = prefix .. 'lq:' .. host
 
+-- Re-crawl entries that are done leave the pending re-crawl set.
+for _, tagged in ipairs(redis.call('LRANGE', lqkey, 0, processed - 1)) do
+  local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
+  if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
+end
 local rest = redis.call('LRANGE', lqkey, processed, -1)
-redis.call('DEL', lqkey, lkey)
-redis.call('ZREM', leases_key, lease_id)
-redis.call('HDEL', hkey, 'lease', 'lease_agent', 'lease_deadline')
-redis.call('HSET', hkey, 'next_at', now + delay, 'pace_ms', pace)
+redis.call('DEL', lqkey)
+if ip ~= '' then redis.call('HSET', hkey, 'ip', ip) end
+end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now)
+redis.call('HSET', hkey, 'pace_ms', pace, 'errors', 0)
+budget_use(hkey, math.floor(now / 86400000), processed)
 redis.call('HINCRBY', stats_key, 'processed', processed)
 
-if park then
+if reason ~= '' then
   redis.call('HSET', hkey, 'parked', '1', 'park_reason', reason)
-  for _, entry in ipairs(rest) do dead_letter(dead_key, stats_key, host, reason, entry, now) end
-  local queued = redis.call('LRANGE', qkey, 0, -1)
-  for _, entry in ipairs(queued) do dead_letter(dead_key, stats_key, host, reason, entry, now) end
-  redis.call('DEL', qkey)
-  redis.call('HINCRBY', stats_key, 'queued', 0 - #queued)
-  return #rest + #queued
+  for _, tagged in ipairs(rest) do
+    local tier, entry = string.match(tagged, '^(%w)|(.*)$')
+    dead_letter(dead_key, stats_key, host, tier, reason, entry, now)
+  end
+  local moved = #rest
+  for _, tier in ipairs(TIERS) do
+    local qkey = queue_key(prefix, tier, host)
+    for _, entry in ipairs(redis.call('LRANGE', qkey, 0, -1)) do
+      dead_letter(dead_key, stats_key, host, tier, reason, entry, now)
+      moved = moved + 1
+    end
+    redis.call('DEL', qkey)
+  end
+  redis.call('HINCRBY', stats_key, 'queued', 0 - (moved - #rest))
+  redis.call('HSET', hkey, 'n', 0)
+  return moved
 end
 
-for i = #rest, 1, -1 do redis.call('LPUSH', qkey, rest[i]) end
-redis.call('HINCRBY', stats_key, 'queued', #rest)
-make_ready(ready_key, hkey, qkey, host)
+push_back_head(prefix, hkey, stats_key, host, rest)
+make_ready(ready_key, hkey, host)
 return #rest

@@ -17,7 +17,16 @@ const cidrList = z
       .map((x) => x.trim())
       .filter(Boolean),
   )
-  .pipe(z.array(z.string().regex(/^[0-9a-fA-F:.]+\/\d{1,3}$/, 'expected CIDR like 127.0.0.0/8')));
+  .pipe(
+    z.array(
+      z
+        .string()
+        .refine(
+          (c) => z.cidrv4().safeParse(c).success || z.cidrv6().safeParse(c).success,
+          'expected CIDR like 127.0.0.0/8',
+        ),
+    ),
+  );
 
 export const envSchema = z.object({
   /** Postgres for seeds, host policies and settings. */
@@ -58,6 +67,29 @@ export const envSchema = z.object({
   CRAWLER_NETWORK_ALLOW: cidrList.default([]),
   /** Optional JSON file mapping host names to IPv4 addresses (test webs). */
   CRAWLER_DNS_MAP: z.string().default(''),
+  /** Seen set: 'bloom' (10 bits/URL, <1% false positives at capacity) or 'set' (exact). */
+  FRONTIER_SEEN: z.enum(['bloom', 'set']).default('bloom'),
+  /** URLs the Bloom filters are sized for, across all shards (fixed per installation). */
+  FRONTIER_EXPECTED_URLS: int(1000, 100_000_000_000).default(10_000_000),
+  FRONTIER_BLOOM_BITS_PER_URL: int(1, 64).default(10),
+  FRONTIER_BLOOM_HASHES: int(1, 30).default(7),
+  /** Weights of priority tiers 0–3 in a host's batches. */
+  FRONTIER_TIER_WEIGHTS: z
+    .string()
+    .regex(/^\d{1,3},\d{1,3},\d{1,3},\d{1,3}$/, 'four weights like 8,4,2,1')
+    .default('8,4,2,1')
+    .transform((s) => s.split(',').map(Number) as [number, number, number, number]),
+  /** Share of capacity reserved for re-crawls when both kinds wait (0–1). */
+  FRONTIER_RECRAWL_SHARE: z.coerce.number().min(0).max(1).default(0.6),
+  /** Attempts before a failing URL is parked in the dead letters. */
+  FRONTIER_MAX_ATTEMPTS: int(1, 100).default(3),
+  /** Host backoff after errors: base × 2^(errors-1), capped. */
+  FRONTIER_BACKOFF_BASE_MS: int(10, 86_400_000).default(30_000),
+  FRONTIER_BACKOFF_MAX_MS: int(10, 7 * 86_400_000).default(3_600_000),
+  /** Pages per host per UTC day unless its policy says otherwise (0 = no limit). */
+  HOST_DAILY_BUDGET: int(0, 100_000_000).default(50_000),
+  /** Pause between two leases of hosts that share an IP address (ms). */
+  FRONTIER_IP_GAP_MS: int(0, 3_600_000).default(0),
   /** Hosts one agent works on at once (each with at most one connection). */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),
   /** Agent id; default hostname-pid. */

@@ -37,12 +37,18 @@ export async function connectRedis(
       retryStrategy: (n) => (n > 20 ? null : Math.min(n * 200, 2000)),
     });
   }
+  // A server that accepts the connection but never answers (wrong port, hung Redis) must fail too.
+  let timer: NodeJS.Timeout | undefined;
+  const noAnswer = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer within 3000 ms')), 3000);
+  });
   try {
-    await client.connect();
-    await client.ping();
+    await Promise.race([client.connect().then(() => client.ping()), noAnswer]);
   } catch (err) {
     client.disconnect();
     throw new RedisUnavailableError(url, err);
+  } finally {
+    clearTimeout(timer);
   }
   return client;
 }

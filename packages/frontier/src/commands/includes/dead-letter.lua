@@ -1,5 +1,5 @@
--- Parks an entry in the shard's dead-letter list with the reason and time.
-local function dead_letter(dead_key, stats_key, host, reason, entry, now)
-  redis.call('RPUSH', dead_key, cjson.encode({ h = host, r = reason, e = entry, t = now }))
+-- Parks an entry in the shard's dead-letter list with its host, tier, reason and time.
+local function dead_letter(dead_key, stats_key, host, tier, reason, entry, now)
+  redis.call('RPUSH', dead_key, cjson.encode({ h = host, q = tier, r = reason, e = entry, t = now }))
   redis.call('HINCRBY', stats_key, 'dead', 1)
 end

@@ -1,33 +1,34 @@
 --[[
   Writes an operator's host policy into the frontier; agents see it from the host's next lease.
-  Blocking removes the host from the ready set at once (its queue stays, parked, restorable);
+  Blocking removes the host from the ready set at once (its queue stays, restorable);
   unblocking makes it ready again.
 
   Input:
     KEYS[1] ready    zset host -> next allowed time (ms)
     KEYS[2] stats    hash of shard counters
-    KEYS[3] leases   zset lease_id -> deadline (ms)
     ARGV[1] key prefix of the shard
     ARGV[2] host
     ARGV[3] gap between requests in ms, or '' for the default
     ARGV[4] blocked: '1' or '0'
+    ARGV[5] daily page budget, or '' for the default (0 = unlimited)
+    ARGV[6] allowlisted (no daily budget): '1' or '0'
   Output:
     1
 ]]
 local ready_key, stats_key = KEYS[1], KEYS[2]
-local prefix, host, gap, blocked = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local prefix, host, gap, blocked, budget, allow = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 --- @include "includes/now-ms"
 --- @include "includes/make-ready"
 local hkey = prefix .. 'h:' .. host
-local qkey = prefix .. 'q:' .. host
 if redis.call('HSETNX', hkey, 'created', now_ms()) == 1 then
   redis.call('HINCRBY', stats_key, 'hosts', 1)
 end
 if gap == '' then redis.call('HDEL', hkey, 'gap_ms') else redis.call('HSET', hkey, 'gap_ms', gap) end
-redis.call('HSET', hkey, 'blocked', blocked)
+if budget == '' then redis.call('HDEL', hkey, 'daily_budget') else redis.call('HSET', hkey, 'daily_budget', budget) end
+redis.call('HSET', hkey, 'blocked', blocked, 'allowlisted', allow)
 if blocked == '1' then
   redis.call('ZREM', ready_key, host)
 else
-  make_ready(ready_key, hkey, qkey, host)
+  make_ready(ready_key, hkey, host)
 end
 return 1

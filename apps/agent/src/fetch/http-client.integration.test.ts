@@ -1,0 +1,310 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, pipeline } from 'node:stream';
+import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
+import { FetchError, type FetchErrorCode } from './fetch-error';
+import { HttpClient, headerValue, type HttpClientOptions, type HttpResponse } from './http-client';
+import { NetworkGuard } from './network-guard';
+import { HostResolver } from './resolve-host';
+
+// The agent's HTTP client against real HTTP servers on 127.0.0.1: hostile bodies and headers,
+// slow and silent servers, refused connections, the SSRF guard and content decoding.
+const UA = 'Mozilla/5.0 (compatible; testbot/0.1; +https://example.test/bot)';
+const MiB = 1024 * 1024;
+
+interface TestServer {
+  port: number;
+  url: string;
+  /** Headers of every request the server received. */
+  requests: IncomingHttpHeaders[];
+  close(): Promise<void>;
+}
+
+const servers: TestServer[] = [];
+const clients: HttpClient[] = [];
+const tmpDirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  for (const d of tmpDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function startServer(
+  handler: (res: ServerResponse, path: string) => void,
+): Promise<TestServer> {
+  const requests: IncomingHttpHeaders[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(req.headers);
+    handler(res, req.url ?? '/');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const s: TestServer = {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  servers.push(s);
+  return s;
+}
+
+function makeClient(opts: Partial<HttpClientOptions> = {}): HttpClient {
+  const client = new HttpClient({
+    userAgent: UA,
+    connectTimeoutMs: 1000,
+    firstByteTimeoutMs: 2000,
+    totalTimeoutMs: 5000,
+    maxBodyBytes: MiB,
+    resolver: new HostResolver({}),
+    guard: new NetworkGuard(['127.0.0.0/8']),
+    ...opts,
+  });
+  clients.push(client);
+  return client;
+}
+
+/** The FetchError a request fails with (fails the test when it answers instead). */
+async function fetchError(p: Promise<HttpResponse>): Promise<FetchError> {
+  let res: HttpResponse;
+  try {
+    res = await p;
+  } catch (err) {
+    if (err instanceof FetchError) return err;
+    throw err;
+  }
+  throw new Error(`expected a FetchError, got HTTP ${res.status} (truncated: ${res.truncated})`);
+}
+
+function expectCode(err: FetchError, code: FetchErrorCode): void {
+  expect(err.code, err.message).toBe(code);
+  expect(err.message.startsWith(`${code}:`)).toBe(true);
+}
+
+describe('HttpClient: hostile bodies', () => {
+  it('stops a gzip bomb at maxBodyBytes of decoded data with bounded memory', async () => {
+    const bombBytes = 200 * MiB;
+    const zeros = Buffer.alloc(64 * 1024);
+    let produced = 0;
+    const server = await startServer((res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+      // 200 MiB of zeros, compressed as it is sent (never held in memory).
+      const source = new Readable({
+        read() {
+          if (produced >= bombBytes) return void this.push(null);
+          produced += zeros.length;
+          this.push(zeros);
+        },
+      });
+      pipeline(source, createGzip({ level: 1 }), res, () => undefined);
+    });
+    const client = makeClient({ maxBodyBytes: MiB, totalTimeoutMs: 10_000 });
+
+    const baseline = process.memoryUsage.rss();
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 5);
+    let res: HttpResponse;
+    try {
+      res = await client.get(`${server.url}/bomb`);
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage.rss());
+
+    expect(res.status).toBe(200);
+    expect(res.truncated).toBe('length');
+    expect(res.contentEncoding).toBe('gzip');
+    expect(res.body.length).toBe(MiB);
+    expect(res.body.every((b) => b === 0)).toBe(true);
+    // The whole bomb decoded would be 200 MiB; the client must never come near that.
+    expect(peak - baseline).toBeLessThan(64 * MiB);
+  });
+
+  it('caps an uncompressed body at maxBodyBytes too', async () => {
+    const server = await startServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.alloc(3 * 64 * 1024, 0x61));
+    });
+    const res = await makeClient({ maxBodyBytes: 64 * 1024 }).get(`${server.url}/big`);
+    expect(res.truncated).toBe('length');
+    expect(res.body.length).toBe(64 * 1024);
+    expect(res.contentEncoding).toBeNull();
+  });
+
+  it('ends a trickling body (1 byte / 200 ms) at totalTimeoutMs', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    const server = await startServer((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.flushHeaders();
+      const t = setInterval(() => res.write('x'), 200);
+      timers.push(t);
+      res.on('close', () => clearInterval(t));
+    });
+    const client = makeClient({ firstByteTimeoutMs: 2000, totalTimeoutMs: 1000 });
+    const started = performance.now();
+    let outcome: string;
+    try {
+      const res = await client.get(`${server.url}/slow`);
+      outcome = `truncated:${res.truncated}`;
+      // What arrived before the deadline is kept: a few bytes, far from the 1000 announced.
+      expect(res.body.length).toBeGreaterThan(0);
+      expect(res.body.length).toBeLessThan(20);
+      expect(res.fetchMs).toBeGreaterThanOrEqual(900);
+    } catch (err) {
+      if (!(err instanceof FetchError)) throw err;
+      outcome = err.code;
+    }
+    const elapsed = performance.now() - started;
+    for (const t of timers) clearInterval(t);
+    expect(['truncated:time', 'total_timeout']).toContain(outcome);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(3000);
+  });
+
+  it('reports a server that hangs up mid-body as truncated: disconnect', async () => {
+    const server = await startServer((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100000' });
+      res.write('partial', () => setTimeout(() => res.destroy(), 50));
+    });
+    const res = await makeClient().get(`${server.url}/cut`);
+    expect(res.truncated).toBe('disconnect');
+    expect(res.body.toString()).toBe('partial');
+  });
+});
+
+describe('HttpClient: connection failures', () => {
+  it('gives first_byte_timeout when the server never answers', async () => {
+    const server = await startServer(() => undefined);
+    const client = makeClient({ firstByteTimeoutMs: 300, totalTimeoutMs: 8000 });
+    const started = performance.now();
+    const err = await fetchError(client.get(`${server.url}/silent`));
+    expectCode(err, 'first_byte_timeout');
+    expect(err.action).toBe('backoff');
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('gives connect_refused when nothing listens', async () => {
+    const probe = await startServer(() => undefined);
+    const port = probe.port;
+    await probe.close();
+    servers.splice(servers.indexOf(probe), 1);
+    const err = await fetchError(makeClient().get(`http://127.0.0.1:${port}/`));
+    expectCode(err, 'connect_refused');
+    expect(err.action).toBe('backoff');
+  });
+
+  it('gives headers_too_large for response headers over 64 KiB', async () => {
+    const server = await startServer((res) => {
+      res.setHeader('x-filler', 'a'.repeat(100 * 1024));
+      res.end('ok');
+    });
+    const err = await fetchError(makeClient().get(`${server.url}/`));
+    expectCode(err, 'headers_too_large');
+    expect(err.action).toBe('give_up');
+  });
+});
+
+describe('HttpClient: SSRF guard', () => {
+  it('refuses loopback with the default guard, in every literal spelling, before connecting', async () => {
+    const server = await startServer((res) => res.end('secret'));
+    const client = makeClient({ guard: new NetworkGuard([]) });
+    const spellings = [
+      `http://127.0.0.1:${server.port}/`,
+      `http://[::ffff:127.0.0.1]:${server.port}/`,
+      `http://2130706433:${server.port}/`,
+      `http://0x7f.1:${server.port}/`,
+      `http://127.1:${server.port}/`,
+      `http://[::1]:${server.port}/`,
+    ];
+    for (const url of spellings) {
+      const err = await fetchError(client.get(url));
+      expect(err.code, url).toBe('private_address');
+      expect(err.action).toBe('give_up');
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('checks the resolved address of a host name (name → 127.0.0.1 is refused)', async () => {
+    const server = await startServer((res) => res.end('secret'));
+    const dir = mkdtempSync(join(tmpdir(), 'http-client-'));
+    tmpDirs.push(dir);
+    const dnsMapFile = join(dir, 'dns-map.json');
+    writeFileSync(dnsMapFile, JSON.stringify({ 'internal.test': '127.0.0.1' }));
+
+    const refused = makeClient({
+      guard: new NetworkGuard([]),
+      resolver: new HostResolver({ dnsMapFile }),
+    });
+    const err = await fetchError(refused.get(`http://internal.test:${server.port}/`));
+    expectCode(err, 'private_address');
+    expect(server.requests).toHaveLength(0);
+
+    // The same name with the network allow-listed connects, and the IP is recorded.
+    const allowed = makeClient({ resolver: new HostResolver({ dnsMapFile }) });
+    const res = await allowed.get(`http://internal.test:${server.port}/`);
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toBe('secret');
+    expect(res.ip).toBe('127.0.0.1');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('HttpClient: decoding and request headers', () => {
+  const text = '<html><body>' + 'héllo wörld '.repeat(500) + '</body></html>';
+  const encoders: Record<string, (b: Buffer) => Buffer> = {
+    gzip: (b) => gzipSync(b),
+    deflate: (b) => deflateSync(b),
+    br: (b) => brotliCompressSync(b),
+  };
+
+  it.each(Object.keys(encoders))('decodes a %s body', async (encoding) => {
+    const encoded = encoders[encoding]!(Buffer.from(text));
+    const server = await startServer((res) => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-encoding': encoding,
+        'content-length': String(encoded.length),
+      });
+      res.end(encoded);
+    });
+    const res = await makeClient().get(`${server.url}/page`);
+    expect(res.status).toBe(200);
+    expect(res.truncated).toBeNull();
+    expect(res.contentEncoding).toBe(encoding);
+    expect(res.contentType).toBe('text/html');
+    expect(res.body.toString('utf8')).toBe(text);
+    expect(headerValue(res.headers, 'Content-Encoding')).toBe(encoding);
+  });
+
+  it('sends the configured User-Agent and advertises the encodings it decodes', async () => {
+    const server = await startServer((res) => res.end('ok'));
+    const res = await makeClient().get(`${server.url}/ua`, { 'If-None-Match': '"abc"' });
+    expect(res.body.toString()).toBe('ok');
+    expect(server.requests).toHaveLength(1);
+    const seen = server.requests[0]!;
+    expect(seen['user-agent']).toBe(UA);
+    expect(seen['user-agent']).toContain('testbot/0.1');
+    expect(seen['accept-encoding']).toContain('br');
+    expect(seen['accept-encoding']).toContain('gzip');
+    expect(seen['if-none-match']).toBe('"abc"');
+    expect(headerValue(res.requestHeaders, 'user-agent')).toBe(UA);
+    expect(res.ip).toBe('127.0.0.1');
+  });
+});

@@ -1,0 +1,27 @@
+--[[
+  Extends an open lease (an agent working a slow host asks for more time), fenced by lease id.
+
+  Input:
+    KEYS[1] leases   zset lease_id -> deadline (ms)
+    KEYS[2] stats    hash of shard counters (unused; keeps the shard's key set explicit)
+    ARGV[1] key prefix of the shard
+    ARGV[2] lease id
+    ARGV[3] new lease length from now (ms)
+  Output:
+    the new deadline (ms), or -1 when the lease is not current
+]]
+local leases_key = KEYS[1]
+local prefix, lease_id, extra = ARGV[1], ARGV[2], tonumber(ARGV[3])
+--- @include "includes/now-ms"
+local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
+if not host then return -1 end
+local hkey = prefix .. 'h:' .. host
+if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
+local deadline = now_ms() + extra
+redis.call('ZADD', leases_key, deadline, lease_id)
+redis.call('HSET', hkey, 'lease_deadline', deadline)
+local ip = redis.call('HGET', hkey, 'ip')
+if ip and redis.call('HGET', prefix .. 'ip:' .. ip, 'lease') == lease_id then
+  redis.call('HSET', prefix .. 'ip:' .. ip, 'deadline', deadline)
+end
+return deadline

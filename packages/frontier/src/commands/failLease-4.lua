@@ -1,0 +1,70 @@
+--[[
+  Ends a host lease at a failed URL (timeout, 5xx, 429…), fenced by lease id. URLs before it are
+  done; the failed one is retried later (its attempt count grows) or, at the attempt limit,
+  dead-lettered with the error; the rest return to the head of their tier lists. The host backs
+  off: its consecutive-error count grows and its next allowed time becomes
+  now + max(Retry-After, base × 2^(errors-1)), capped.
+
+  Input:
+    KEYS[1] ready    KEYS[2] leases    KEYS[3] stats    KEYS[4] dead
+    ARGV[1] key prefix of the shard
+    ARGV[2] lease id
+    ARGV[3] index of the failed URL in the batch (0-based; earlier ones are done)
+    ARGV[4] error code (e.g. 'timeout', '5xx', '429')
+    ARGV[5] Retry-After from the server (ms, 0 when none)
+    ARGV[6] attempts before a URL is dead-lettered
+    ARGV[7] backoff base (ms)
+    ARGV[8] backoff cap (ms)
+    ARGV[9] the host's IP address as connected, or ''
+    ARGV[10] gap between two leases of hosts on one IP (ms)
+  Output:
+    { returned, dead_lettered (0/1), delay_ms }, or -1 when the lease is not current
+]]
+local ready_key, leases_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local prefix, lease_id, index, err = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local retry_after, max_attempts = tonumber(ARGV[5]), tonumber(ARGV[6])
+local base, cap, ip, ip_gap = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9], tonumber(ARGV[10])
+--- @include "includes/now-ms"
+--- @include "includes/host-queue"
+--- @include "includes/dead-letter"
+--- @include "includes/make-ready"
+--- @include "includes/end-lease"
+--- @include "includes/daily-budget"
+local now = now_ms()
+local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
+if not host then return -1 end
+local hkey = prefix .. 'h:' .. host
+if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
+local lqkey = prefix .. 'lq:' .. host
+
+for _, tagged in ipairs(redis.call('LRANGE', lqkey, 0, index - 1)) do
+  local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
+  if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
+end
+local rest = redis.call('LRANGE', lqkey, index, -1)
+redis.call('DEL', lqkey)
+local dead = 0
+if #rest > 0 then
+  local tier, fp, attempts, tail = string.match(rest[1], '^(%w)|(%x+)|(%d+)|(.*)$')
+  attempts = tonumber(attempts) + 1
+  if attempts >= max_attempts then
+    dead_letter(dead_key, stats_key, host, tier, err, fp .. '|' .. attempts .. '|' .. tail, now)
+    if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
+    table.remove(rest, 1)
+    dead = 1
+  else
+    rest[1] = tier .. '|' .. fp .. '|' .. attempts .. '|' .. tail
+  end
+end
+
+local errors = redis.call('HINCRBY', hkey, 'errors', 1)
+local delay = math.max(retry_after, math.min(cap, base * 2 ^ (errors - 1)))
+if ip ~= '' then redis.call('HSET', hkey, 'ip', ip) end
+end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now)
+budget_use(hkey, math.floor(now / 86400000), index + 1)
+redis.call('HSET', hkey, 'last_error', err)
+redis.call('HINCRBY', stats_key, 'processed', index)
+redis.call('HINCRBY', stats_key, 'failed', 1)
+push_back_head(prefix, hkey, stats_key, host, rest)
+make_ready(ready_key, hkey, host)
+return { #rest, dead, delay }
