@@ -7,6 +7,7 @@ const benches: Record<
   () => Promise<{ run(args: string[]): Promise<Record<string, unknown>> }>
 > = {
   e2e: () => import('./bench/e2e'),
+  frontier: () => import('./bench/frontier'),
 };
 const load = name ? benches[name] : undefined;
 if (!load) {

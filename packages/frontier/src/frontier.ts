@@ -132,17 +132,20 @@ export class Frontier {
 
   /** Adds URLs not seen before (or re-crawls not already waiting). Returns how many were new. */
   async enqueue(urls: readonly EnqueueUrl[]): Promise<{ accepted: number }> {
-    const byShard = new Map<number, string[]>();
+    // Shard → host → arguments: the script does its per-host work once per group.
+    const byShard = new Map<number, Map<string, string[]>>();
     for (const u of urls) {
       const shard = this.shardOf(u.host);
-      let args = byShard.get(shard);
-      if (!args) byShard.set(shard, (args = []));
+      let hosts = byShard.get(shard);
+      if (!hosts) byShard.set(shard, (hosts = new Map()));
+      let args = hosts.get(u.host);
+      if (!args) hosts.set(u.host, (args = []));
       const tier = u.source === 'recrawl' ? 'r' : String(Math.min(3, Math.max(0, u.priority ?? 1)));
       args.push(u.urlFp, u.host, tier, encodeEntry(u));
     }
     const k = this.keys;
     const counts = await Promise.all(
-      [...byShard].map(([s, args]) =>
+      [...byShard].map(([s, hosts]) =>
         this.cmd.enqueueUrls(
           k.ready(s),
           k.seen(s),
@@ -152,7 +155,7 @@ export class Frontier {
           this.seenMode,
           this.bloomBits,
           this.bloomHashes,
-          ...args,
+          ...[...hosts.values()].flat(),
         ),
       ),
     );

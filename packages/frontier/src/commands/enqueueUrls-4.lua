@@ -12,7 +12,8 @@
     ARGV[2] seen mode: 'bloom' or 'set'
     ARGV[3] Bloom size in bits (m)
     ARGV[4] Bloom hash count (k)
-    ARGV[5..] quadruples: url_fp, host, tier ('0'..'3', or 'r' for a re-crawl), entry
+    ARGV[5..] quadruples: url_fp, host, tier ('0'..'3', or 'r' for a re-crawl), entry — grouped
+            by host (all URLs of a host together, in order)
   Output:
     number of URLs accepted
 ]]
@@ -24,9 +25,37 @@ local prefix, mode, m, k = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]
 --- @include "includes/make-ready"
 --- @include "includes/seen-set"
 local now = now_ms()
-local accepted = 0
+local accepted, accepted_seen, queued = 0, 0, 0
+
+-- URLs arrive grouped by host (the client sorts them): per-host work is done once per group.
+local function flush(host, by_tier, count)
+  if count == 0 then return end
+  local hkey = prefix .. 'h:' .. host
+  if redis.call('HSETNX', hkey, 'created', now) == 1 then
+    redis.call('HINCRBY', stats_key, 'hosts', 1)
+  end
+  if redis.call('HGET', hkey, 'parked') == '1' then
+    local reason = redis.call('HGET', hkey, 'park_reason') or 'parked'
+    for tier, entries in pairs(by_tier) do
+      for _, entry in ipairs(entries) do dead_letter(dead_key, stats_key, host, tier, reason, entry, now) end
+    end
+    return
+  end
+  for tier, entries in pairs(by_tier) do
+    redis.call('RPUSH', queue_key(prefix, tier, host), unpack(entries))
+  end
+  redis.call('HINCRBY', hkey, 'n', count)
+  queued = queued + count
+  make_ready(ready_key, hkey, host)
+end
+
+local cur_host, by_tier, count = nil, {}, 0
 for i = 5, #ARGV, 4 do
   local fp, host, tier, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  if host ~= cur_host then
+    if cur_host then flush(cur_host, by_tier, count) end
+    cur_host, by_tier, count = host, {}, 0
+  end
   local new
   if tier == 'r' then
     new = redis.call('SADD', prefix .. 'rq', fp) == 1
@@ -35,19 +64,14 @@ for i = 5, #ARGV, 4 do
   end
   if new then
     accepted = accepted + 1
-    if tier ~= 'r' then redis.call('HINCRBY', stats_key, 'accepted', 1) end
-    local hkey = prefix .. 'h:' .. host
-    if redis.call('HSETNX', hkey, 'created', now) == 1 then
-      redis.call('HINCRBY', stats_key, 'hosts', 1)
-    end
-    if redis.call('HGET', hkey, 'parked') == '1' then
-      dead_letter(dead_key, stats_key, host, tier, redis.call('HGET', hkey, 'park_reason') or 'parked', entry, now)
-    else
-      redis.call('RPUSH', queue_key(prefix, tier, host), entry)
-      redis.call('HINCRBY', hkey, 'n', 1)
-      redis.call('HINCRBY', stats_key, 'queued', 1)
-      make_ready(ready_key, hkey, host)
-    end
+    if tier ~= 'r' then accepted_seen = accepted_seen + 1 end
+    local list = by_tier[tier]
+    if not list then list = {}; by_tier[tier] = list end
+    list[#list + 1] = entry
+    count = count + 1
   end
 end
+if cur_host then flush(cur_host, by_tier, count) end
+if accepted_seen > 0 then redis.call('HINCRBY', stats_key, 'accepted', accepted_seen) end
+if queued > 0 then redis.call('HINCRBY', stats_key, 'queued', queued) end
 return accepted

@@ -1,0 +1,190 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Frontier, type EnqueueUrl } from '@crawler/frontier';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+
+/**
+ * The frontier alone against the local Redis: enqueue with dedupe, Redis memory per queued URL,
+ * lease + complete throughput, and the Bloom filter's false-positive rate against theory.
+ */
+export async function run(args: string[]): Promise<Record<string, unknown>> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      urls: { type: 'string', default: '1000000' },
+      hosts: { type: 'string', default: '100000' },
+      shards: { type: 'string', default: '64' },
+      'redis-url': { type: 'string' },
+      concurrency: { type: 'string', default: '8' },
+    },
+  });
+  const nUrls = Number(values.urls);
+  const nHosts = Number(values.hosts);
+  const shards = Number(values.shards);
+  const concurrency = Number(values.concurrency);
+  const prefix = `bench-frontier-${randomBytes(4).toString('hex')}`;
+  // A Redis of its own (unless --redis-url), so memory and CPU figures are the frontier's alone.
+  const own = values['redis-url'] ? null : await startRedis();
+  const redis = await connectRedis(values['redis-url'] ?? own!.url);
+  const frontier = new Frontier(redis, {
+    prefix,
+    shards,
+    leaseMs: 300_000,
+    maxUrlsPerLease: 50,
+    defaultGapMs: 0,
+    dailyBudget: 0,
+    seen: { mode: 'bloom', expectedUrls: nUrls, bitsPerUrl: 10, hashes: 7 },
+  });
+  try {
+    // URLs like a crawl's: ~60 characters, `nUrls / nHosts` per host, arriving host by host as
+    // links discovered on a host's pages do (mostly same-host), so a batch of 1,000 holds ~100 hosts.
+    console.error(`generating ${nUrls} URLs over ${nHosts} hosts`);
+    const perHost = Math.ceil(nUrls / nHosts);
+    const urls: EnqueueUrl[] = [];
+    for (let i = 0; i < nUrls; i++) {
+      const h = Math.floor(i / perHost);
+      const host = `host${h}.example.com`;
+      const url = `https://${host}/articles/${i % perHost}/page-${i}.html`;
+      urls.push({ url, urlFp: fp(url), host, depth: 1, source: 'link' });
+    }
+    const memBefore = await usedMemory(redis);
+
+    // 1. Enqueue in batches of 1,000, with 10% of every batch repeated (dedupe on the path).
+    console.error('enqueue');
+    const batches: EnqueueUrl[][] = [];
+    for (let i = 0; i < urls.length; i += 1000) {
+      const batch = urls.slice(i, i + 1000);
+      batches.push(batch.concat(batch.slice(0, 100)));
+    }
+    let t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const redisCpu0 = await redisCpuS(redis);
+    let accepted = 0;
+    await pool(batches, concurrency, async (b) => {
+      const r = await frontier.enqueue(b);
+      accepted += r.accepted;
+    });
+    const enqueueS = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const enqueueRedisCpuS = (await redisCpuS(redis)) - redisCpu0;
+    const enqueueClientCpuS = (cpu.user + cpu.system) / 1e6;
+    const offered = batches.reduce((a, b) => a + b.length, 0);
+    const stats = await frontier.stats();
+    const memAfter = await usedMemory(redis);
+
+    // 2. Bloom: probe URLs never inserted.
+    console.error('bloom probe');
+    const probes = Array.from({ length: 200_000 }, (_, i) => {
+      const host = `host${i % nHosts}.example.com`;
+      return { urlFp: fp(`https://${host}/never/${i}`), host };
+    });
+    let falsePositives = 0;
+    for (let i = 0; i < probes.length; i += 5000) {
+      falsePositives += (await frontier.seenBatch(probes.slice(i, i + 5000))).filter(
+        Boolean,
+      ).length;
+    }
+    const n = accepted / shards;
+    const m = frontier.bloomBits;
+    const k = frontier.bloomHashes;
+    const theory = (1 - Math.exp((-k * n) / m)) ** k;
+
+    // 3. Lease + complete everything, several agents at once.
+    console.error('lease + complete');
+    t0 = performance.now();
+    let done = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async (_, a) => {
+        for (;;) {
+          const leases = await frontier.lease(`bench-${a}`, 200);
+          if (leases.length === 0) break;
+          await Promise.all(
+            leases.map((l) =>
+              frontier.complete(l, { processed: l.urls.length, delayMs: 0, paceMs: 1 }),
+            ),
+          );
+          done += leases.reduce((x, l) => x + l.urls.length, 0);
+        }
+      }),
+    );
+    const leaseS = (performance.now() - t0) / 1000;
+
+    return {
+      bench: 'frontier',
+      urls: nUrls,
+      hosts: nHosts,
+      shards,
+      enqueue_per_s: Math.round(offered / enqueueS),
+      enqueue_redis_cpu_s: Number(enqueueRedisCpuS.toFixed(2)),
+      enqueue_client_cpu_s: Number(enqueueClientCpuS.toFixed(2)),
+      enqueue_wall_s: Number(enqueueS.toFixed(2)),
+      accepted,
+      queued_urls: stats.queuedUrls,
+      redis_bytes_per_queued_url: Math.round((memAfter - memBefore) / stats.queuedUrls),
+      lease_complete_urls_per_s: Math.round(done / leaseS),
+      leased_urls: done,
+      bloom_fp_rate: Number((falsePositives / probes.length).toFixed(5)),
+      bloom_fp_theory: Number(theory.toFixed(5)),
+    };
+  } finally {
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+    own?.stop();
+  }
+}
+
+/** Starts a throwaway redis-server on a free loopback port (no persistence). */
+async function startRedis(): Promise<{ url: string; stop(): void }> {
+  const port = await new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  for (let i = 0; i < 50; i++) {
+    await sleep(100);
+    try {
+      const r = await connectRedis(`redis://127.0.0.1:${port}`);
+      r.disconnect();
+      return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+    } catch {
+      // not up yet
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error('redis-server did not start');
+}
+
+function fp(url: string): string {
+  return createHash('sha256').update(url).digest('hex').slice(0, 16);
+}
+
+async function redisCpuS(redis: RedisClient): Promise<number> {
+  const info = await redis.info('cpu');
+  return (
+    Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1] ?? 0) +
+    Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1] ?? 0)
+  );
+}
+
+async function usedMemory(redis: RedisClient): Promise<number> {
+  const info = await redis.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
+}
+
+async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
