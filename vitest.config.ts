@@ -2,10 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 // One runner for the whole tree. Unit tests (`*.test.ts`) sit beside the code; integration
 // tests (`*.integration.test.ts`) talk to the machine's real Postgres and Redis, each run with
-// its own database and key prefix (see test/global-setup.ts).
+// its own database and key prefix. Tests that need a Redis Cluster start a local one on first
+// use; test/global-setup.ts stops it when the run ends.
 export default defineConfig({
   test: {
     include: ['{apps,packages,test,scripts}/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     exclude: ['**/node_modules/**', '**/.next/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -408,6 +408,19 @@ export class Frontier {
     return s.scheduledHosts === 0 && s.openLeases === 0;
   }
 
+  /**
+   * The host's live policy: blocked, and its gap in ms (the default when it has none). Agents read
+   * it before every request, so a block or a rate change applies at once, even mid-lease.
+   */
+  async hostPolicy(host: string): Promise<{ blocked: boolean; gapMs: number }> {
+    const [blocked, gap] = await this.redis.hmget(
+      this.keys.host(this.shardOf(host), host),
+      'blocked',
+      'gap_ms',
+    );
+    return { blocked: blocked === '1', gapMs: gap ? Number(gap) : this.o.defaultGapMs };
+  }
+
   /** Reads a host's frontier state (for the API and tests). */
   async hostState(host: string): Promise<{ queued: number; fields: Record<string, string> }> {
     const fields = await this.redis.hgetall(this.keys.host(this.shardOf(host), host));

@@ -8,14 +8,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export class HostPacer {
   private lastEndMs = -Infinity;
   private gapMs: number;
+  private lastAdaptiveMs = 0;
 
   constructor(
-    private readonly baseGapMs: number,
+    private baseGapMs: number,
     private crawlDelayMs = 0,
     private readonly slowFactor = 10,
     private readonly maxAdaptiveGapMs = 30_000,
   ) {
     this.gapMs = Math.max(baseGapMs, crawlDelayMs);
+  }
+
+  /** Applies an operator's new gap (ms) from the next request on, shorter or longer. */
+  setBaseGap(ms: number): void {
+    if (ms === this.baseGapMs) return;
+    this.baseGapMs = ms;
+    this.gapMs = Math.max(ms, this.crawlDelayMs, this.lastAdaptiveMs);
   }
 
   /** Applies a robots.txt Crawl-delay (ms) from now on. */
@@ -33,8 +41,8 @@ export class HostPacer {
   /** Records the end of a request that took `fetchMs`. */
   done(fetchMs: number): void {
     this.lastEndMs = performance.now();
-    const adaptive = Math.min(this.maxAdaptiveGapMs, this.slowFactor * fetchMs);
-    this.gapMs = Math.max(this.baseGapMs, this.crawlDelayMs, adaptive);
+    this.lastAdaptiveMs = Math.min(this.maxAdaptiveGapMs, this.slowFactor * fetchMs);
+    this.gapMs = Math.max(this.baseGapMs, this.crawlDelayMs, this.lastAdaptiveMs);
   }
 
   /** Time until the host's next turn (ms, ≥ 0). */

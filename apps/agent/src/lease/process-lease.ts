@@ -43,7 +43,12 @@ export async function processLease(
       continue;
     }
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
+    // An operator's block or rate change applies at once, even in the middle of a lease.
+    const policy = await r.frontier.hostPolicy(lease.host);
+    if (policy.blocked) break;
+    pacer.setBaseGap(policy.gapMs);
     await pacer.wait();
+    if ((await r.frontier.hostPolicy(lease.host)).blocked) break;
     failure = (await fetchAndRecord(r, lease.host, entry, pacer)).retry;
     if (failure) break; // the host backs off; this URL is retried later (or dead-lettered)
     processed++;

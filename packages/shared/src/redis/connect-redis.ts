@@ -25,11 +25,21 @@ export async function connectRedis(
   const common = { enableAutoPipelining: true, lazyConnect: true, connectTimeout: 3000 };
   let client: RedisClient;
   if (opts.cluster) {
+    // Read the URL the way ioredis reads it for a single node: ACL user and password
+    // percent-decoded, IPv6 without brackets, TLS for rediss://. Every node gets the same options.
     const u = new URL(url);
-    client = new Cluster([{ host: u.hostname, port: Number(u.port || 6379) }], {
-      ...common,
-      redisOptions: { connectTimeout: 3000, password: u.password || undefined },
-    });
+    client = new Cluster(
+      [{ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 6379) }],
+      {
+        ...common,
+        redisOptions: {
+          connectTimeout: 3000,
+          username: decodeURIComponent(u.username) || undefined,
+          password: decodeURIComponent(u.password) || undefined,
+          ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+        },
+      },
+    );
   } else {
     client = new Redis(url, {
       ...common,

@@ -1,6 +1,21 @@
 import { randomBytes } from 'node:crypto';
 
 export { deleteKeysWithPrefix } from '../redis';
+export { hashTagOf, keySlot } from './key-slot';
+export {
+  sharedLocalRedisCluster,
+  testRedisBackends,
+  type TestRedisBackend,
+} from './redis-backends';
+export {
+  defaultClusterBasePort,
+  holdLocalRedisCluster,
+  startLocalRedisCluster,
+  stopLocalRedisCluster,
+  type LocalRedisCluster,
+  type LocalRedisClusterOptions,
+} from './redis-cluster';
+export { guardScriptSlots, SLOT_GUARD_ERROR, withSlotGuard } from './script-slot-guard';
 
 /** A Redis key prefix no other test run uses. */
 export function uniquePrefix(label = 't'): string {

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CrawlAgent } from '@crawler/agent';
+import { createLogger } from '@crawler/shared/log';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
+import { Coordinator } from '../src/coordinator';
+import { makeTestEnv, writeJson, type TestEnv } from './test-env';
+
+// Operators steer a running crawl: a block stops a host's requests at once (even mid-lease),
+// a rate-limit change sets its pace within seconds; both judged from the web's request log.
+let web: SyntheticWeb;
+let env: TestEnv;
+let coordinator: Coordinator;
+let agent: CrawlAgent;
+let redis: RedisClient;
+let host: string;
+
+const put = (h: string, body: unknown) =>
+  fetch(`${coordinator.url}/v1/hosts/${h}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const requestsTo = (h: string) =>
+  web
+    .log()
+    .filter((e) => e.host === h)
+    .sort((a, b) => a.startMs - b.startMs);
+
+beforeAll(async () => {
+  web = await startSyntheticWeb({ seed: 3, hosts: 50, maxPagesPerHost: 400, hostile: false });
+  // The largest plain host with no Crawl-delay and a robots.txt that lets us in.
+  const site = web.hosts
+    .filter(
+      (h) =>
+        h.kind === 'normal' &&
+        h.crawlDelayS === null &&
+        (h.robots === 'missing' || h.robots === 'ok'),
+    )
+    .sort((a, b) => b.pages - a.pages)[0]!;
+  host = site.host;
+  env = makeTestEnv({
+    CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
+    CRAWLER_DEFAULT_GAP_MS: '40',
+    CRAWLER_MAX_DEPTH: '20',
+  });
+  const config = {
+    ...env.config,
+    CRAWLER_DNS_MAP: writeJson(env.dataDir, 'dns-map.json', web.dnsMap),
+  };
+  const log = createLogger('live-policy', 'warn');
+  coordinator = await Coordinator.start(config, log);
+  redis = await connectRedis(config.REDIS_URL);
+  agent = await CrawlAgent.create({ ...config, agentId: 'agent-live' }, redis, log);
+  const seed = web.seeds.find((s) => s.includes(host))!;
+  await fetch(`${coordinator.url}/v1/seeds`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ urls: [seed] }),
+  });
+  agent.start();
+}, 60_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  await coordinator?.stop();
+  if (redis) {
+    await deleteKeysWithPrefix(redis, env.config.REDIS_PREFIX);
+    redis.disconnect();
+  }
+  await web?.close();
+  await env?.cleanup();
+});
+
+describe('live host policies', () => {
+  it('a block stops the host at once, mid-lease, and an unblock resumes it', async () => {
+    for (let i = 0; i < 100 && requestsTo(host).length < 15; i++) await sleep(100);
+    expect(requestsTo(host).length).toBeGreaterThanOrEqual(15);
+    const res = await put(host, { blocked: true });
+    expect(res.status).toBe(200);
+    const blockedAt = performance.timeOrigin + performance.now();
+    await sleep(1500);
+    // At most the request already under way when the block landed may still start late by a
+    // Redis round trip; nothing after that.
+    const after = requestsTo(host).filter((e) => e.startMs > blockedAt + 50);
+    expect(after.map((e) => e.url)).toEqual([]);
+    const host_ = (await (await fetch(`${coordinator.url}/v1/hosts/${host}`)).json()) as {
+      policy: { blocked: boolean };
+      queue_length: number;
+    };
+    expect(host_.policy.blocked).toBe(true);
+    expect(host_.queue_length).toBeGreaterThan(0);
+
+    await put(host, { blocked: false });
+    const unblockedAt = performance.timeOrigin + performance.now();
+    for (
+      let i = 0;
+      i < 50 && requestsTo(host).filter((e) => e.startMs > unblockedAt).length < 3;
+      i++
+    )
+      await sleep(100);
+    expect(requestsTo(host).filter((e) => e.startMs > unblockedAt).length).toBeGreaterThanOrEqual(
+      3,
+    );
+  });
+
+  it('a rate-limit change sets the host pace within seconds', async () => {
+    const res = await put(host, { rate_limit_rps: 2 });
+    expect(res.status).toBe(200);
+    const changedAt = performance.timeOrigin + performance.now();
+    await sleep(3500);
+    const later = requestsTo(host).filter((e) => e.startMs > changedAt + 600);
+    expect(
+      later.length,
+      later.map((e) => (e.startMs - changedAt).toFixed(0)).join(' '),
+    ).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < later.length; i++) {
+      expect(later[i]!.startMs - later[i - 1]!.endMs).toBeGreaterThanOrEqual(500 - 2);
+    }
+    // And back to the default: the pace picks up again (the request already waiting its
+    // 500 ms turn goes first).
+    await put(host, { rate_limit_rps: null });
+    const resetAt = performance.timeOrigin + performance.now();
+    await sleep(2000);
+    const resumed = requestsTo(host).filter((e) => e.startMs > resetAt + 600);
+    const timeline = resumed
+      .map((e) => `${(e.startMs - resetAt).toFixed(0)}:${e.status}`)
+      .join(' ');
+    expect(resumed.length, timeline).toBeGreaterThanOrEqual(5);
+  });
+});
