@@ -50,6 +50,9 @@ export interface FrontierOptions {
   ipGapMs?: number;
 }
 
+/** URLs (or url_fps) per script call at most. */
+const SCRIPT_CHUNK = 1000;
+
 const leaseReply = z.array(
   z.tuple([
     z.string(),
@@ -144,21 +147,28 @@ export class Frontier {
       args.push(u.urlFp, u.host, tier, encodeEntry(u));
     }
     const k = this.keys;
-    const counts = await Promise.all(
-      [...byShard].map(([s, hosts]) =>
-        this.cmd.enqueueUrls(
-          k.ready(s),
-          k.seen(s),
-          k.stats(s),
-          k.dead(s),
-          k.shard(s),
-          this.seenMode,
-          this.bloomBits,
-          this.bloomHashes,
-          ...[...hosts.values()].flat(),
-        ),
-      ),
-    );
+    // At most SCRIPT_CHUNK URLs per script call: a call's arguments are spread several times on
+    // the way to Redis (here, ioredis, its auto-pipeline), and some 10k URLs overflow the stack.
+    const calls: Promise<unknown>[] = [];
+    for (const [s, hosts] of byShard) {
+      const args = [...hosts.values()].flat();
+      for (let i = 0; i < args.length; i += 4 * SCRIPT_CHUNK) {
+        calls.push(
+          this.cmd.enqueueUrls(
+            k.ready(s),
+            k.seen(s),
+            k.stats(s),
+            k.dead(s),
+            k.shard(s),
+            this.seenMode,
+            this.bloomBits,
+            this.bloomHashes,
+            ...args.slice(i, i + 4 * SCRIPT_CHUNK),
+          ),
+        );
+      }
+    }
+    const counts = await Promise.all(calls);
     return { accepted: counts.reduce<number>((a, c) => a + Number(c), 0) };
   }
 
@@ -172,8 +182,12 @@ export class Frontier {
       byShard.set(s, list);
     });
     const out = new Array<boolean>(entries.length).fill(false);
+    const chunks: [number, number[]][] = [];
+    for (const [s, idx] of byShard)
+      for (let i = 0; i < idx.length; i += SCRIPT_CHUNK)
+        chunks.push([s, idx.slice(i, i + SCRIPT_CHUNK)]);
     await Promise.all(
-      [...byShard].map(async ([s, idx]) => {
+      chunks.map(async ([s, idx]) => {
         const reply = z
           .array(z.number())
           .parse(
@@ -199,6 +213,8 @@ export class Frontier {
   async lease(agentId: string, maxHosts: number): Promise<HostLease[]> {
     const leases: HostLease[] = [];
     let visited = 0;
+    // Shards that gave all they were asked for may have more: asked again if room is left.
+    let full: number[] = [];
     while (leases.length < maxHosts && visited < this.shards) {
       const need = maxHosts - leases.length;
       const wave = Math.min(this.shards - visited, need);
@@ -209,7 +225,22 @@ export class Frontier {
       const replies = await Promise.all(
         shards.map((shard) => this.leaseShard(shard, agentId, perShard)),
       );
-      for (const r of replies) leases.push(...r);
+      replies.forEach((r, i) => {
+        leases.push(...r);
+        if (r.length === perShard) full.push(shards[i]!);
+      });
+    }
+    for (let round = 0; round < 3 && leases.length < maxHosts && full.length > 0; round++) {
+      const perShard = Math.ceil((maxHosts - leases.length) / full.length);
+      const replies = await Promise.all(
+        full.map((shard) => this.leaseShard(shard, agentId, perShard)),
+      );
+      const again: number[] = [];
+      replies.forEach((r, i) => {
+        leases.push(...r);
+        if (r.length === perShard) again.push(full[i]!);
+      });
+      full = again;
     }
     const extra = leases.splice(maxHosts);
     await Promise.all(

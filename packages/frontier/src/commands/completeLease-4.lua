@@ -38,16 +38,20 @@ local hkey = prefix .. 'h:' .. host
 if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
 local lqkey = prefix .. 'lq:' .. host
 
--- Re-crawl entries that are done leave the pending re-crawl set.
-for _, tagged in ipairs(redis.call('LRANGE', lqkey, 0, processed - 1)) do
-  local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
-  if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
+-- Re-crawl entries that are done leave the pending re-crawl set (none when processed is 0:
+-- LRANGE 0 -1 would be the whole batch).
+if processed > 0 then
+  for _, tagged in ipairs(redis.call('LRANGE', lqkey, 0, processed - 1)) do
+    local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
+    if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
+  end
 end
 local rest = redis.call('LRANGE', lqkey, processed, -1)
 redis.call('DEL', lqkey)
-if ip ~= '' then redis.call('HSET', hkey, 'ip', ip) end
-end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now)
-redis.call('HSET', hkey, 'pace_ms', pace, 'errors', 0)
+end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now, ip)
+redis.call('HSET', hkey, 'pace_ms', pace)
+-- Only a fetch is a success: a batch handed back unfetched (an extra lease) keeps the backoff.
+if processed > 0 then redis.call('HSET', hkey, 'errors', 0) end
 budget_use(hkey, math.floor(now / 86400000), processed)
 redis.call('HINCRBY', stats_key, 'processed', processed)
 

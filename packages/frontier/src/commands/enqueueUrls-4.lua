@@ -42,7 +42,9 @@ local function flush(host, by_tier, count)
     return
   end
   for tier, entries in pairs(by_tier) do
-    redis.call('RPUSH', queue_key(prefix, tier, host), unpack(entries))
+    for i = 1, #entries, 1000 do
+      redis.call('RPUSH', queue_key(prefix, tier, host), unpack(entries, i, math.min(i + 999, #entries)))
+    end
   end
   redis.call('HINCRBY', hkey, 'n', count)
   queued = queued + count
@@ -59,6 +61,8 @@ for i = 5, #ARGV, 4 do
   local new
   if tier == 'r' then
     new = redis.call('SADD', prefix .. 'rq', fp) == 1
+    -- Seen from now on too: a link to it is not queued beside the waiting re-crawl.
+    if new then seen_add(seen_key, fp, mode, m, k) end
   else
     new = seen_add(seen_key, fp, mode, m, k)
   end

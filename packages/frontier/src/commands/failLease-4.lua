@@ -37,9 +37,11 @@ local hkey = prefix .. 'h:' .. host
 if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
 local lqkey = prefix .. 'lq:' .. host
 
-for _, tagged in ipairs(redis.call('LRANGE', lqkey, 0, index - 1)) do
-  local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
-  if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
+if index > 0 then
+  for _, tagged in ipairs(redis.call('LRANGE', lqkey, 0, index - 1)) do
+    local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
+    if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
+  end
 end
 local rest = redis.call('LRANGE', lqkey, index, -1)
 redis.call('DEL', lqkey)
@@ -48,8 +50,9 @@ if #rest > 0 then
   local tier, fp, attempts, tail = string.match(rest[1], '^(%w)|(%x+)|(%d+)|(.*)$')
   attempts = tonumber(attempts) + 1
   if attempts >= max_attempts then
+    -- A re-crawl stays in `rq` while dead-lettered (as when a host is parked), so it cannot be
+    -- enqueued again beside its dead letter and come back twice when re-queued.
     dead_letter(dead_key, stats_key, host, tier, err, fp .. '|' .. attempts .. '|' .. tail, now)
-    if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
     table.remove(rest, 1)
     dead = 1
   else
@@ -59,8 +62,7 @@ end
 
 local errors = redis.call('HINCRBY', hkey, 'errors', 1)
 local delay = math.max(retry_after, math.min(cap, base * 2 ^ (errors - 1)))
-if ip ~= '' then redis.call('HSET', hkey, 'ip', ip) end
-end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now)
+end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now, ip)
 budget_use(hkey, math.floor(now / 86400000), index + 1)
 redis.call('HSET', hkey, 'last_error', err)
 redis.call('HINCRBY', stats_key, 'processed', index)

@@ -34,7 +34,10 @@ for _, raw in ipairs(scanned) do
 end
 if moved > 0 then
   redis.call('DEL', dead_key)
-  if #kept > 0 then redis.call('RPUSH', dead_key, unpack(kept)) end
+  -- In chunks: unpack() of more than ~8,000 values fails, after the DEL above.
+  for i = 1, #kept, 1000 do
+    redis.call('RPUSH', dead_key, unpack(kept, i, math.min(i + 999, #kept)))
+  end
   redis.call('HINCRBY', stats_key, 'dead', 0 - moved)
 end
 return moved

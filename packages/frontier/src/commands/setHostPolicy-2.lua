@@ -29,6 +29,9 @@ redis.call('HSET', hkey, 'blocked', blocked, 'allowlisted', allow)
 if blocked == '1' then
   redis.call('ZREM', ready_key, host)
 else
+  -- Re-score from the host's next allowed time: a later score (budget spent until tomorrow,
+  -- a busy IP) may no longer apply under the new policy, and make_ready's NX would keep it.
+  redis.call('ZREM', ready_key, host)
   make_ready(ready_key, hkey, host)
 end
 return 1
