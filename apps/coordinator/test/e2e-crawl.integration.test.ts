@@ -139,6 +139,33 @@ describe('first crawl, end to end', () => {
     expect(unaccounted.map((e) => e.url)).toEqual([]);
   });
 
+  it('parks what kept failing as dead letters an operator can list and re-queue', async () => {
+    const res = await fetch(`${coordinator.url}/v1/dead-letters?limit=500`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      items: Array<{ url: string; host: string; reason: string }>;
+      total: number;
+    };
+    const reasons = new Set(body.items.map((d) => d.reason));
+    // The host whose robots.txt answers 5xx is parked; a page that always answers 500 gives up.
+    expect(reasons.has('robots_unavailable')).toBe(true);
+    expect(body.items.some((d) => d.reason.startsWith('http_5'))).toBe(true);
+    const host = body.items.find((d) => d.reason === 'robots_unavailable')!.host;
+    const rq = await fetch(`${coordinator.url}/v1/dead-letters/requeue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ host }),
+    });
+    const out = (await rq.json()) as { requeued: number };
+    expect(out.requeued).toBe(body.items.filter((d) => d.host === host).length);
+    const after = (await (await fetch(`${coordinator.url}/v1/hosts/${host}`)).json()) as {
+      queue_length: number;
+      parked: string | null;
+    };
+    expect(after.parked).toBeNull();
+    expect(after.queue_length).toBe(out.requeued);
+  });
+
   it('counts the crawl in GET /v1/stats from ClickHouse', async () => {
     await coordinator.ingest.settle();
     const stats = (await (await fetch(`${coordinator.url}/v1/stats`)).json()) as {

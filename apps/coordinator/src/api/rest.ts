@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { addSeeds } from '../seeds/add-seeds';
 import { getHost, setHostPolicy } from '../hosts/host-policy';
 import { getStats } from '../stats/get-stats';
+import { listDeadLetters, requeueDeadLetters } from '../dead-letters/dead-letters';
 import { AppError } from './app-error';
 import { hostDeps } from './router';
 import type { Services } from './services';
@@ -13,6 +14,8 @@ type Handler = (
   s: Services,
   params: Record<string, string>,
   body: unknown,
+  /** Query-string parameters (validated by the handler's schema like a body). */
+  query: Record<string, string>,
 ) => Promise<{ status?: number; body: unknown }>;
 interface Route {
   method: string;
@@ -24,6 +27,15 @@ interface Route {
 
 const routes: Route[] = [
   route('GET', '/v1/stats', async (s) => ({ body: await getStats(s) })),
+  route('GET', '/v1/dead-letters', async (s, _p, _b, query) => ({
+    body: await listDeadLetters(s, query),
+  })),
+  route(
+    'POST',
+    '/v1/dead-letters/requeue',
+    async (s, _p, body) => ({ body: await requeueDeadLetters(s, body) }),
+    true,
+  ),
   route(
     'POST',
     '/v1/seeds',
@@ -90,7 +102,8 @@ export async function handleRest(
       r.keys.map((k, i) => [k, decodePathParam(k, m[i + 1] ?? '')]),
     );
     const body = r.hasBody ? await readJson(req) : undefined;
-    const out = await r.handler(s, params, body);
+    const query = Object.fromEntries(new URL(req.url ?? '/', 'http://api').searchParams);
+    const out = await r.handler(s, params, body, query);
     send(res, out.status ?? 200, out.body);
   } catch (err) {
     sendError(s, res, err);

@@ -4,6 +4,8 @@ import { addSeedsInput, addSeedsOutput } from '../seeds/add-seeds.types';
 import { getHost, setHostPolicy } from '../hosts/host-policy';
 import { hostPolicyPatch } from '../hosts/host-policy.types';
 import { getStats } from '../stats/get-stats';
+import { listDeadLetters, requeueDeadLetters } from '../dead-letters/dead-letters';
+import { listDeadLettersInput, requeueDeadLettersInput } from '../dead-letters/dead-letters.types';
 import { publicProcedure, router } from './trpc';
 
 /** The tRPC API; the REST /v1 routes call the same services with the same schemas. */
@@ -21,6 +23,14 @@ export const appRouter = router({
     update: publicProcedure
       .input(z.object({ host: z.string(), patch: hostPolicyPatch }).strict())
       .mutation(({ ctx, input }) => setHostPolicy(hostDeps(ctx.services), input.host, input.patch)),
+  }),
+  deadLetters: router({
+    list: publicProcedure
+      .input(listDeadLettersInput)
+      .query(({ ctx, input }) => listDeadLetters(ctx.services, input)),
+    requeue: publicProcedure
+      .input(requeueDeadLettersInput)
+      .mutation(({ ctx, input }) => requeueDeadLetters(ctx.services, input)),
   }),
   stats: router({
     get: publicProcedure.query(({ ctx }) => getStats(ctx.services)),

@@ -18,6 +18,8 @@ Usage:
   crawler stats                                              crawl counters from the API
   crawler hosts get HOST                                     a host's policy and queue
   crawler hosts set HOST [--rate RPS] [--block | --unblock]  change a host's policy
+  crawler dead-letters [--limit N]                           URLs that kept failing, with the error
+  crawler dead-letters requeue [--host HOST] [--limit N]     put them back in their queues
 
 The API is COORDINATOR_URL (default http://127.0.0.1:4000). Every setting is also an
 environment variable (see docs/CONFIGURATION.md); flags win over the environment.`;
@@ -34,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hosts' && sub === 'get' && argv[2])
     return print(await apiCall('GET', `/v1/hosts/${encodeURIComponent(argv[2])}`));
   if (command === 'hosts' && sub === 'set' && argv[2]) return hostsSet(argv[2], argv.slice(3));
+  if (command === 'dead-letters')
+    return deadLetters(sub === 'requeue', argv.slice(sub === 'requeue' ? 2 : 1));
   console.error(`unknown command: ${argv.join(' ')}\n\n${USAGE}`);
   return 2;
 }
@@ -138,6 +142,21 @@ async function hostsSet(host: string, args: string[]): Promise<number> {
   if (values.block) patch.blocked = true;
   if (values.unblock) patch.blocked = false;
   return print(await apiCall('PUT', `/v1/hosts/${encodeURIComponent(host)}`, patch));
+}
+
+async function deadLetters(requeue: boolean, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { host: { type: 'string' }, limit: { type: 'string' } },
+  });
+  if (!requeue)
+    return print(
+      await apiCall('GET', `/v1/dead-letters?limit=${encodeURIComponent(values.limit ?? '100')}`),
+    );
+  const body: Record<string, unknown> = {};
+  if (values.host) body.host = values.host;
+  if (values.limit) body.limit = Number(values.limit);
+  return print(await apiCall('POST', '/v1/dead-letters/requeue', body));
 }
 
 function print(value: unknown, code = 0): number {

@@ -1,0 +1,30 @@
+import type { Frontier } from '@crawler/frontier';
+import { canonicalHost } from '../hosts/host-policy';
+import { listDeadLettersInput, requeueDeadLettersInput } from './dead-letters.types';
+
+/** URLs that kept failing (or whose host's robots.txt did), with their last error. */
+export async function listDeadLetters(deps: { frontier: Frontier }, raw: unknown) {
+  const input = listDeadLettersInput.parse(raw);
+  const items = await deps.frontier.deadLetters(input.limit);
+  return {
+    items: items.map((d) => ({
+      url: d.url,
+      host: d.host,
+      reason: d.reason,
+      attempts: d.attempts,
+      parked_at: new Date(d.at).toISOString(),
+    })),
+    total: (await deps.frontier.stats()).deadLetters,
+  };
+}
+
+/** Puts dead letters back into their hosts' queues (attempts reset, hosts un-parked). */
+export async function requeueDeadLetters(deps: { frontier: Frontier }, raw: unknown) {
+  const input = requeueDeadLettersInput.parse(raw);
+  const host = input.host ? canonicalHost(input.host) : undefined;
+  const requeued = await deps.frontier.requeueDeadLetters({
+    limit: input.limit,
+    ...(host ? { host } : {}),
+  });
+  return { requeued };
+}
