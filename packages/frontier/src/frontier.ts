@@ -53,6 +53,12 @@ export interface FrontierOptions {
 /** URLs (or url_fps) per script call at most. */
 const SCRIPT_CHUNK = 1000;
 
+/**
+ * What complete, fail and extend need of a lease. Pass the lease's `ip` (as HostLease has it):
+ * it frees or extends the IP's lock across shards.
+ */
+type LeaseRef = Pick<HostLease, 'leaseId' | 'shard'> & { ip?: string | null };
+
 const leaseReply = z.array(
   z.tuple([
     z.string(),
@@ -140,7 +146,7 @@ export class Frontier {
     for (const u of urls) {
       const shard = this.shardOf(u.host);
       let hosts = byShard.get(shard);
-      if (!hosts) byShard.set(shard, (hosts = new Map()));
+      if (!hosts) byShard.set(shard, (hosts = new Map<string, string[]>()));
       let args = hosts.get(u.host);
       if (!args) hosts.set(u.host, (args = []));
       const tier = u.source === 'recrawl' ? 'r' : String(Math.min(3, Math.max(0, u.priority ?? 1)));
@@ -243,10 +249,29 @@ export class Frontier {
       full = again;
     }
     const extra = leases.splice(maxHosts);
-    await Promise.all(
-      extra.map((l) => this.complete(l, { processed: 0, delayMs: 0, paceMs: l.gapMs })),
-    );
-    return leases;
+    // A shard sees the IP state of its own hosts only: each known IP is also locked across
+    // shards, and a host whose IP is taken by another shard's host is handed back for now.
+    const locked = await Promise.all(leases.map((l) => this.lockIp(l)));
+    const busy = leases.filter((_, i) => !locked[i]);
+    const ipRetryMs = Math.max(250, this.o.ipGapMs);
+    await Promise.all([
+      ...extra.map((l) => this.complete(l, { processed: 0, delayMs: 0, paceMs: l.gapMs })),
+      ...busy.map((l) => this.complete(l, { processed: 0, delayMs: ipRetryMs, paceMs: l.gapMs })),
+    ]);
+    return leases.filter((_, i) => locked[i]);
+  }
+
+  /** Takes the lease's IP, across shards, for the length of the lease. True when it has none. */
+  private async lockIp(l: HostLease): Promise<boolean> {
+    if (!l.ip) return true;
+    const key = this.keys.ipLock(l.ip);
+    return (await this.redis.set(key, l.leaseId, 'PX', l.leaseMs, 'NX')) === 'OK';
+  }
+
+  /** Frees the lease's IP (after the IP's pause), if the lease holds it. */
+  private async releaseIp(lease: LeaseRef): Promise<void> {
+    if (lease.ip)
+      await this.cmd.releaseIpLock(this.keys.ipLock(lease.ip), lease.leaseId, this.o.ipGapMs);
   }
 
   private async leaseShard(shard: number, agentId: string, max: number): Promise<HostLease[]> {
@@ -283,10 +308,7 @@ export class Frontier {
   }
 
   /** Ends a lease. Returns false when the lease was no longer current (expired and reclaimed). */
-  async complete(
-    lease: Pick<HostLease, 'leaseId' | 'shard'>,
-    outcome: LeaseOutcome,
-  ): Promise<boolean> {
+  async complete(lease: LeaseRef, outcome: LeaseOutcome): Promise<boolean> {
     const k = this.keys;
     const s = lease.shard;
     const r = await this.cmd.completeLease(
@@ -303,6 +325,7 @@ export class Frontier {
       outcome.ip ?? '',
       this.o.ipGapMs,
     );
+    await this.releaseIp(lease);
     return Number(r) >= 0;
   }
 
@@ -311,7 +334,7 @@ export class Frontier {
    * dead-lettered at the attempt limit), the host backs off. Null when the lease was not current.
    */
   async fail(
-    lease: Pick<HostLease, 'leaseId' | 'shard'>,
+    lease: LeaseRef,
     f: LeaseFailure,
   ): Promise<{ returned: number; deadLettered: boolean; delayMs: number } | null> {
     const k = this.keys;
@@ -335,14 +358,15 @@ export class Frontier {
         o.ipGapMs,
       ),
     );
+    await this.releaseIp(lease);
     if (r === -1) return null;
     return { returned: r[0], deadLettered: r[1] === 1, delayMs: r[2] };
   }
 
   /** Extends an open lease to `ms` from now. Returns false when it was no longer current. */
-  async extend(lease: Pick<HostLease, 'leaseId' | 'shard'>, ms: number): Promise<boolean> {
+  async extend(lease: LeaseRef, ms: number): Promise<boolean> {
     const s = lease.shard;
-    return (
+    const ok =
       Number(
         await this.cmd.extendLease(
           this.keys.leases(s),
@@ -351,8 +375,10 @@ export class Frontier {
           lease.leaseId,
           Math.round(ms),
         ),
-      ) >= 0
-    );
+      ) >= 0;
+    if (ok && lease.ip)
+      await this.cmd.extendIpLock(this.keys.ipLock(lease.ip), lease.leaseId, Math.round(ms));
+    return ok;
   }
 
   /** Returns the URLs of every expired lease to their queues. Returns how many leases. */

@@ -27,6 +27,13 @@ export class FrontierKeys {
   host(shard: number, host: string): string {
     return `${this.shard(shard)}h:${host}`;
   }
+  /**
+   * An IP's lock across shards: the hosts of one IP hash to different shards, so the IP gets a
+   * key (and a cluster slot) of its own, used only by single-key commands.
+   */
+  ipLock(ip: string): string {
+    return `${this.prefix}:ip:{${ip}}`;
+  }
   queue(shard: number, host: string): string {
     return `${this.shard(shard)}q:${host}`;
   }

@@ -20,6 +20,8 @@ const scripts = {
   completeLease: 'completeLease-4.lua',
   failLease: 'failLease-4.lua',
   extendLease: 'extendLease-2.lua',
+  releaseIpLock: 'releaseIpLock-1.lua',
+  extendIpLock: 'extendIpLock-1.lua',
   reclaimExpired: 'reclaimExpired-3.lua',
   requeueDeadLetters: 'requeueDeadLetters-3.lua',
   setHostPolicy: 'setHostPolicy-2.lua',
