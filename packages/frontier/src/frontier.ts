@@ -438,6 +438,7 @@ export class Frontier {
       queuedUrls: 0,
       seenUrls: 0,
       seenBytes: 0,
+      seenFalsePositiveRate: 0,
       readyHosts: 0,
       scheduledHosts: 0,
       openLeases: 0,
@@ -455,6 +456,10 @@ export class Frontier {
       t.deadLetters += v[6]!;
       t.processedUrls += v[7]!;
       t.seenBytes += v[8]!;
+      if (this.seenMode === 'bloom') {
+        const k = this.bloomHashes;
+        t.seenFalsePositiveRate += (1 - Math.exp((-k * v[2]!) / this.bloomBits)) ** k / this.shards;
+      }
     }
     return t;
   }

@@ -48,6 +48,11 @@ export interface FrontierStats {
   seenUrls: number;
   /** Bytes of the Bloom filters. */
   seenBytes: number;
+  /**
+   * The Bloom filters' false-positive rate at their current fill, (1 − e^(−kn/m))^k averaged over
+   * shards: the share of new URLs that would be skipped as seen. 0 in exact mode.
+   */
+  seenFalsePositiveRate: number;
   readyHosts: number;
   scheduledHosts: number;
   openLeases: number;

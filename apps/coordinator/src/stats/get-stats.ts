@@ -15,6 +15,8 @@ export interface Stats {
     queuedUrls: number;
     openLeases: number;
     seenUrls: number;
+    /** Estimated share of new URLs the Bloom filters would skip as seen (0 in exact mode). */
+    seenFalsePositiveRate: number;
     deadLetters: number;
   };
   fetches: FetchStats;
@@ -46,6 +48,7 @@ export async function getStats(deps: {
       queuedUrls: f.queuedUrls,
       openLeases: f.openLeases,
       seenUrls: f.seenUrls,
+      seenFalsePositiveRate: f.seenFalsePositiveRate,
       deadLetters: f.deadLetters,
     },
     fetches,
