@@ -2,55 +2,44 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CrawlAgent } from '@crawler/agent';
-import { createLogger } from '@crawler/shared/log';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import type { CrawlAgent } from '@crawler/agent';
 import { readWarcFile } from '@crawler/shared/warc';
 import { scoreCrawl, startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
-import { Coordinator } from '../src/coordinator';
-import { makeTestEnv, writeJson, type TestEnv } from './test-env';
+import type { Coordinator } from '../src/coordinator';
+import { startCrawlStack, type CrawlStack } from './crawl-stack';
+import type { TestEnv } from './test-env';
 
 // The first crawl, end to end: a 50-host synthetic web crawled to completion by two agents
 // through the real coordinator, Postgres, Redis and embedded ClickHouse, judged from the
 // synthetic web's own request log.
 const GAP_MS = 50;
 let web: SyntheticWeb;
+let stack: CrawlStack;
 let env: TestEnv;
 let coordinator: Coordinator;
 let agents: CrawlAgent[] = [];
-let redis: RedisClient;
 
 beforeAll(async () => {
   web = await startSyntheticWeb({ seed: 7, hosts: 50, maxPagesPerHost: 40 });
-  env = makeTestEnv({
-    CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
-    CRAWLER_DEFAULT_GAP_MS: String(GAP_MS),
-    ROBOTS_RETRY_BASE_MS: '300',
-    ROBOTS_MAX_FAILURES: '2',
-    FETCH_TOTAL_TIMEOUT_MS: '4000',
-    AGENT_MAX_HOSTS: '64',
-    FRONTIER_BACKOFF_BASE_MS: '200',
-    FRONTIER_BACKOFF_MAX_MS: '2000',
-  });
-  const dnsMap = writeJson(env.dataDir, 'dns-map.json', web.dnsMap);
-  const config = { ...env.config, CRAWLER_DNS_MAP: dnsMap };
-  const log = createLogger('e2e', 'warn');
-  coordinator = await Coordinator.start(config, log);
-  redis = await connectRedis(config.REDIS_URL);
-  agents = await Promise.all(
-    ['agent-a', 'agent-b'].map((id) => CrawlAgent.create({ ...config, agentId: id }, redis, log)),
+  stack = await startCrawlStack(
+    web,
+    {
+      CRAWLER_DEFAULT_GAP_MS: String(GAP_MS),
+      ROBOTS_RETRY_BASE_MS: '300',
+      ROBOTS_MAX_FAILURES: '2',
+      FETCH_TOTAL_TIMEOUT_MS: '4000',
+      AGENT_MAX_HOSTS: '64',
+      FRONTIER_BACKOFF_BASE_MS: '200',
+      FRONTIER_BACKOFF_MAX_MS: '2000',
+    },
+    ['agent-a', 'agent-b'],
   );
+  ({ env, coordinator, agents } = stack);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.allSettled(agents.map((a) => a.stop()));
-  await coordinator?.stop();
-  if (redis) {
-    await deleteKeysWithPrefix(redis, env.config.REDIS_PREFIX);
-    redis.disconnect();
-  }
+  await stack?.stop();
   await web?.close();
-  await env?.cleanup();
 });
 
 describe('first crawl, end to end', () => {

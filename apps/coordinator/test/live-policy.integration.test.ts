@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CrawlAgent } from '@crawler/agent';
-import { createLogger } from '@crawler/shared/log';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import type { CrawlAgent } from '@crawler/agent';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
-import { Coordinator } from '../src/coordinator';
-import { makeTestEnv, writeJson, type TestEnv } from './test-env';
+import type { Coordinator } from '../src/coordinator';
+import { startCrawlStack, type CrawlStack } from './crawl-stack';
 
 // Operators steer a running crawl: a block stops a host's requests at once (even mid-lease),
 // a rate-limit change sets its pace within seconds; both judged from the web's request log.
 let web: SyntheticWeb;
-let env: TestEnv;
+let stack: CrawlStack;
 let coordinator: Coordinator;
 let agent: CrawlAgent;
-let redis: RedisClient;
 let host: string;
 
 const put = (h: string, body: unknown) =>
@@ -40,19 +37,11 @@ beforeAll(async () => {
     )
     .sort((a, b) => b.pages - a.pages)[0]!;
   host = site.host;
-  env = makeTestEnv({
-    CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
-    CRAWLER_DEFAULT_GAP_MS: '40',
-    CRAWLER_MAX_DEPTH: '20',
-  });
-  const config = {
-    ...env.config,
-    CRAWLER_DNS_MAP: writeJson(env.dataDir, 'dns-map.json', web.dnsMap),
-  };
-  const log = createLogger('live-policy', 'warn');
-  coordinator = await Coordinator.start(config, log);
-  redis = await connectRedis(config.REDIS_URL);
-  agent = await CrawlAgent.create({ ...config, agentId: 'agent-live' }, redis, log);
+  stack = await startCrawlStack(web, { CRAWLER_DEFAULT_GAP_MS: '40', CRAWLER_MAX_DEPTH: '20' }, [
+    'agent-live',
+  ]);
+  coordinator = stack.coordinator;
+  agent = stack.agents[0]!;
   const seed = web.seeds.find((s) => s.includes(host))!;
   await fetch(`${coordinator.url}/v1/seeds`, {
     method: 'POST',
@@ -63,14 +52,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await agent?.stop();
-  await coordinator?.stop();
-  if (redis) {
-    await deleteKeysWithPrefix(redis, env.config.REDIS_PREFIX);
-    redis.disconnect();
-  }
+  await stack?.stop();
   await web?.close();
-  await env?.cleanup();
 });
 
 describe('live host policies', () => {

@@ -59,3 +59,20 @@ export function telemetryRow(
     ...fields,
   };
 }
+
+/** The telemetry fields of a response that was archived. */
+export function responseFields(
+  res: HttpResponse,
+  archived: ArchivedResponse,
+): Partial<TelemetryRow> {
+  return {
+    status: res.status,
+    bytes: res.body.length,
+    fetch_ms: Math.round(res.fetchMs),
+    content_type: res.contentType,
+    content_hash: archived.contentHash,
+    warc_key: archived.location.key,
+    warc_offset: archived.location.offset,
+    warc_length: archived.location.length,
+  };
+}

@@ -4,7 +4,7 @@ import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
 import type { RobotsState } from '../robots/robots-cache';
 import type { HostPacer } from './host-pacer';
-import { archiveResponse, telemetryRow } from './archive-response';
+import { archiveResponse, responseFields, telemetryRow } from './archive-response';
 
 const MAX_ROBOTS_REDIRECTS = 5;
 
@@ -29,20 +29,13 @@ export async function ensureRobots(
     try {
       const res = await r.http.get(url);
       pacer.done(res.fetchMs);
-      const { location, contentHash } = await archiveResponse(r, res, fetchedAt);
+      const archived = await archiveResponse(r, res, fetchedAt);
       const next =
         res.status >= 300 && res.status < 400 ? headerValue(res.headers, 'location') : undefined;
       const target = next ? safeResolve(next, url) : null;
       r.telemetry.push(
         telemetryRow(r, base, {
-          status: res.status,
-          bytes: res.body.length,
-          fetch_ms: Math.round(res.fetchMs),
-          content_type: res.contentType,
-          content_hash: contentHash,
-          warc_key: location.key,
-          warc_offset: location.offset,
-          warc_length: location.length,
+          ...responseFields(res, archived),
           redirect_to: target ?? '',
           error_code: res.truncated === 'time' ? 'total_timeout' : '',
         }),

@@ -7,7 +7,7 @@ import { parseRetryAfterMs } from '../fetch/parse-retry-after';
 import { decodeHtml, extractLinks } from '../parse/extract-links';
 import { discoverLinks } from '../parse/discover-links';
 import type { HostPacer } from './host-pacer';
-import { archiveResponse, telemetryRow } from './archive-response';
+import { archiveResponse, responseFields, telemetryRow } from './archive-response';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Statuses that mean "not now": the URL is retried later and the host backs off. */
@@ -51,7 +51,7 @@ export async function fetchAndRecord(
   r.counters.bytes += res.body.length;
   if (res.status >= 500 || res.truncated) r.counters.errors++;
 
-  const { location, contentHash } = await archiveResponse(r, res, fetchedAt);
+  const archived = await archiveResponse(r, res, fetchedAt);
   let redirectTo = '';
   let errorCode =
     res.truncated === 'length'
@@ -100,15 +100,8 @@ export async function fetchAndRecord(
 
   r.telemetry.push(
     telemetryRow(r, base, {
-      status: res.status,
+      ...responseFields(res, archived),
       error_code: errorCode,
-      bytes: res.body.length,
-      fetch_ms: Math.round(res.fetchMs),
-      content_type: res.contentType,
-      content_hash: contentHash,
-      warc_key: location.key,
-      warc_offset: location.offset,
-      warc_length: location.length,
       redirect_to: redirectTo,
     }),
   );

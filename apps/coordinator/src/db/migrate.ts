@@ -1,3 +1,4 @@
+import { redactUrl } from '@crawler/shared/log';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -9,7 +10,7 @@ export class PostgresUnavailableError extends Error {
   readonly code = 'POSTGRES_UNAVAILABLE';
   constructor(url: string, cause: unknown) {
     super(
-      `Postgres is not reachable at ${redact(url)} (${cause instanceof Error ? cause.message : String(cause)}). ` +
+      `Postgres is not reachable at ${redactUrl(url)} (${cause instanceof Error ? cause.message : String(cause)}). ` +
         `Start it (e.g. \`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\`) or set DATABASE_URL.`,
     );
   }
@@ -130,15 +131,5 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await admin.end();
-  }
-}
-
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
   }
 }

@@ -31,23 +31,10 @@ local reason, ip, ip_gap = ARGV[6], ARGV[7], tonumber(ARGV[8])
 --- @include "includes/make-ready"
 --- @include "includes/end-lease"
 --- @include "includes/daily-budget"
+--- @include "includes/close-batch"
 local now = now_ms()
-local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
+local host, hkey, rest = close_batch(prefix, lease_id, processed)
 if not host then return -1 end
-local hkey = prefix .. 'h:' .. host
-if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
-local lqkey = prefix .. 'lq:' .. host
-
--- Re-crawl entries that are done leave the pending re-crawl set (none when processed is 0:
--- LRANGE 0 -1 would be the whole batch).
-if processed > 0 then
-  for _, tagged in ipairs(redis.call('LRANGE', lqkey, 0, processed - 1)) do
-    local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
-    if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
-  end
-end
-local rest = redis.call('LRANGE', lqkey, processed, -1)
-redis.call('DEL', lqkey)
 end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now, ip)
 redis.call('HSET', hkey, 'pace_ms', pace)
 -- Only a fetch is a success: a batch handed back unfetched (an extra lease) keeps the backoff.

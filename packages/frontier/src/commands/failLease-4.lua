@@ -30,21 +30,10 @@ local base, cap, ip, ip_gap = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9], ton
 --- @include "includes/make-ready"
 --- @include "includes/end-lease"
 --- @include "includes/daily-budget"
+--- @include "includes/close-batch"
 local now = now_ms()
-local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
+local host, hkey, rest = close_batch(prefix, lease_id, index)
 if not host then return -1 end
-local hkey = prefix .. 'h:' .. host
-if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
-local lqkey = prefix .. 'lq:' .. host
-
-if index > 0 then
-  for _, tagged in ipairs(redis.call('LRANGE', lqkey, 0, index - 1)) do
-    local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
-    if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
-  end
-end
-local rest = redis.call('LRANGE', lqkey, index, -1)
-redis.call('DEL', lqkey)
 local dead = 0
 if #rest > 0 then
   local tier, fp, attempts, tail = string.match(rest[1], '^(%w)|(%x+)|(%d+)|(.*)$')

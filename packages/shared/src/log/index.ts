@@ -6,3 +6,14 @@ export type Logger = pino.Logger;
 export function createLogger(name: string, level: string): Logger {
   return pino({ name, level }, pino.destination(2));
 }
+
+/** A connection URL safe to print: its password replaced by `***`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

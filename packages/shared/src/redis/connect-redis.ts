@@ -1,3 +1,4 @@
+import { redactUrl } from '../log';
 import { Cluster, Redis } from 'ioredis';
 
 /** A single Redis or a Redis Cluster: every frontier script touches one slot, so both work. */
@@ -61,14 +62,4 @@ export async function connectRedis(
     clearTimeout(timer);
   }
   return client;
-}
-
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
 }

@@ -1,0 +1,47 @@
+import { CrawlAgent } from '@crawler/agent';
+import { createLogger } from '@crawler/shared/log';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import type { SyntheticWeb } from '@crawler/synthetic-web';
+import { Coordinator } from '../src/coordinator';
+import { makeTestEnv, writeJson, type TestEnv } from './test-env';
+
+/** The whole system in one process against a synthetic web: coordinator, agents, and cleanup. */
+export interface CrawlStack {
+  env: TestEnv;
+  coordinator: Coordinator;
+  agents: CrawlAgent[];
+  redis: RedisClient;
+  /** Stops agents and coordinator, deletes the run's keys, database and files. */
+  stop(): Promise<void>;
+}
+
+export async function startCrawlStack(
+  web: SyntheticWeb,
+  overrides: Record<string, string>,
+  agentIds: string[],
+): Promise<CrawlStack> {
+  const env = makeTestEnv({ CRAWLER_NETWORK_ALLOW: '127.0.0.0/8', ...overrides });
+  const config = {
+    ...env.config,
+    CRAWLER_DNS_MAP: writeJson(env.dataDir, 'dns-map.json', web.dnsMap),
+  };
+  const log = createLogger('test', 'warn');
+  const coordinator = await Coordinator.start(config, log);
+  const redis = await connectRedis(config.REDIS_URL);
+  const agents = await Promise.all(
+    agentIds.map((id) => CrawlAgent.create({ ...config, agentId: id }, redis, log)),
+  );
+  return {
+    env,
+    coordinator,
+    agents,
+    redis,
+    async stop() {
+      await Promise.allSettled(agents.map((a) => a.stop()));
+      await coordinator.stop();
+      await deleteKeysWithPrefix(redis, config.REDIS_PREFIX);
+      redis.disconnect();
+      await env.cleanup();
+    },
+  };
+}
