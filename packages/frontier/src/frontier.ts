@@ -50,6 +50,29 @@ export interface FrontierOptions {
   ipGapMs?: number;
 }
 
+/** How long a call waits out a shard that is moving to another Redis node. */
+const SHARD_MOVE_WAIT_MS = 120_000;
+
+/**
+ * Runs a frontier script call, waiting while its shard moves to another Redis node (the scripts
+ * refuse with the Redis error code SHARDMOVING, Redis with TRYAGAIN — the first word of a Redis
+ * error is its code).
+ */
+async function waitOutShardMove<T>(call: () => Promise<T>): Promise<T> {
+  const until = Date.now() + SHARD_MOVE_WAIT_MS;
+  for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
+    try {
+      return await call();
+    } catch (err) {
+      const code = err instanceof Error ? err.message.split(' ', 1)[0] : '';
+      // TRYAGAIN: Redis itself, while the declared keys of the moving slot sit on two nodes.
+      const moving = code === 'SHARDMOVING' || code === 'TRYAGAIN';
+      if (!moving || Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
 /** URLs (or url_fps) per script call at most. */
 const SCRIPT_CHUNK = 1000;
 
@@ -139,6 +162,21 @@ export class Frontier {
     }
   }
 
+  /**
+   * Stops a shard's scripts while its Redis Cluster slot moves to another node: leases skip the
+   * shard, complete/fail/extend/enqueue/policy calls fail with SHARDMOVING (retry them), stats
+   * reclaim nothing. The move: freezeShard → SETSLOT IMPORTING/MIGRATING, MIGRATE, SETSLOT NODE →
+   * thawShard. Leases stay current meanwhile (nothing reclaims them).
+   */
+  async freezeShard(shard: number): Promise<void> {
+    await this.redis.hset(this.keys.stats(shard), 'moving', '1');
+  }
+
+  /** Lets a moved shard's scripts run again (on its new node). */
+  async thawShard(shard: number): Promise<void> {
+    await this.redis.hdel(this.keys.stats(shard), 'moving');
+  }
+
   /** Adds URLs not seen before (or re-crawls not already waiting). Returns how many were new. */
   async enqueue(urls: readonly EnqueueUrl[]): Promise<{ accepted: number }> {
     // Shard → host → arguments: the script does its per-host work once per group.
@@ -160,16 +198,18 @@ export class Frontier {
       const args = [...hosts.values()].flat();
       for (let i = 0; i < args.length; i += 4 * SCRIPT_CHUNK) {
         calls.push(
-          this.cmd.enqueueUrls(
-            k.ready(s),
-            k.seen(s),
-            k.stats(s),
-            k.dead(s),
-            k.shard(s),
-            this.seenMode,
-            this.bloomBits,
-            this.bloomHashes,
-            ...args.slice(i, i + 4 * SCRIPT_CHUNK),
+          waitOutShardMove(() =>
+            this.cmd.enqueueUrls(
+              k.ready(s),
+              k.seen(s),
+              k.stats(s),
+              k.dead(s),
+              k.shard(s),
+              this.seenMode,
+              this.bloomBits,
+              this.bloomHashes,
+              ...args.slice(i, i + 4 * SCRIPT_CHUNK),
+            ),
           ),
         );
       }
@@ -221,6 +261,11 @@ export class Frontier {
     let visited = 0;
     // Shards that gave all they were asked for may have more: asked again if room is left.
     let full: number[] = [];
+    /** The first shard call that failed: thrown only when no shard granted anything. */
+    let failure: Error | undefined;
+    const failed = (reason: unknown): void => {
+      failure ??= reason instanceof Error ? reason : new Error(String(reason));
+    };
     while (leases.length < maxHosts && visited < this.shards) {
       const need = maxHosts - leases.length;
       const wave = Math.min(this.shards - visited, need);
@@ -228,26 +273,31 @@ export class Frontier {
       const shards = Array.from({ length: wave }, (_, i) => (this.leaseCursor + i) % this.shards);
       this.leaseCursor = (this.leaseCursor + wave) % this.shards;
       visited += wave;
-      const replies = await Promise.all(
+      // Settled, not all: a shard that fails (e.g. TRYAGAIN while its slot moves) must not drop
+      // the leases other shards granted in the same wave; they would sit until they expire.
+      const replies = await Promise.allSettled(
         shards.map((shard) => this.leaseShard(shard, agentId, perShard)),
       );
       replies.forEach((r, i) => {
-        leases.push(...r);
-        if (r.length === perShard) full.push(shards[i]!);
+        if (r.status === 'rejected') return failed(r.reason);
+        leases.push(...r.value);
+        if (r.value.length === perShard) full.push(shards[i]!);
       });
     }
     for (let round = 0; round < 3 && leases.length < maxHosts && full.length > 0; round++) {
       const perShard = Math.ceil((maxHosts - leases.length) / full.length);
-      const replies = await Promise.all(
+      const replies = await Promise.allSettled(
         full.map((shard) => this.leaseShard(shard, agentId, perShard)),
       );
       const again: number[] = [];
       replies.forEach((r, i) => {
-        leases.push(...r);
-        if (r.length === perShard) again.push(full[i]!);
+        if (r.status === 'rejected') return failed(r.reason);
+        leases.push(...r.value);
+        if (r.value.length === perShard) again.push(full[i]!);
       });
       full = again;
     }
+    if (leases.length === 0 && failure !== undefined) throw failure;
     const extra = leases.splice(maxHosts);
     // A shard sees the IP state of its own hosts only: each known IP is also locked across
     // shards, and a host whose IP is taken by another shard's host is handed back for now.
@@ -311,19 +361,21 @@ export class Frontier {
   async complete(lease: LeaseRef, outcome: LeaseOutcome): Promise<boolean> {
     const k = this.keys;
     const s = lease.shard;
-    const r = await this.cmd.completeLease(
-      k.ready(s),
-      k.leases(s),
-      k.stats(s),
-      k.dead(s),
-      k.shard(s),
-      lease.leaseId,
-      outcome.processed,
-      Math.max(0, Math.round(outcome.delayMs)),
-      Math.max(1, Math.round(outcome.paceMs)),
-      outcome.parkReason ?? '',
-      outcome.ip ?? '',
-      this.o.ipGapMs,
+    const r = await waitOutShardMove(() =>
+      this.cmd.completeLease(
+        k.ready(s),
+        k.leases(s),
+        k.stats(s),
+        k.dead(s),
+        k.shard(s),
+        lease.leaseId,
+        outcome.processed,
+        Math.max(0, Math.round(outcome.delayMs)),
+        Math.max(1, Math.round(outcome.paceMs)),
+        outcome.parkReason ?? '',
+        outcome.ip ?? '',
+        this.o.ipGapMs,
+      ),
     );
     await this.releaseIp(lease);
     return Number(r) >= 0;
@@ -341,21 +393,23 @@ export class Frontier {
     const s = lease.shard;
     const o = this.o;
     const r = failReply.parse(
-      await this.cmd.failLease(
-        k.ready(s),
-        k.leases(s),
-        k.stats(s),
-        k.dead(s),
-        k.shard(s),
-        lease.leaseId,
-        f.index,
-        f.error,
-        Math.max(0, Math.round(f.retryAfterMs ?? 0)),
-        o.maxAttempts,
-        o.backoffBaseMs,
-        o.backoffMaxMs,
-        f.ip ?? '',
-        o.ipGapMs,
+      await waitOutShardMove(() =>
+        this.cmd.failLease(
+          k.ready(s),
+          k.leases(s),
+          k.stats(s),
+          k.dead(s),
+          k.shard(s),
+          lease.leaseId,
+          f.index,
+          f.error,
+          Math.max(0, Math.round(f.retryAfterMs ?? 0)),
+          o.maxAttempts,
+          o.backoffBaseMs,
+          o.backoffMaxMs,
+          f.ip ?? '',
+          o.ipGapMs,
+        ),
       ),
     );
     await this.releaseIp(lease);
@@ -368,12 +422,14 @@ export class Frontier {
     const s = lease.shard;
     const ok =
       Number(
-        await this.cmd.extendLease(
-          this.keys.leases(s),
-          this.keys.stats(s),
-          this.keys.shard(s),
-          lease.leaseId,
-          Math.round(ms),
+        await waitOutShardMove(() =>
+          this.cmd.extendLease(
+            this.keys.leases(s),
+            this.keys.stats(s),
+            this.keys.shard(s),
+            lease.leaseId,
+            Math.round(ms),
+          ),
         ),
       ) >= 0;
     if (ok && lease.ip)
@@ -404,15 +460,17 @@ export class Frontier {
   ): Promise<void> {
     const s = this.shardOf(host);
     const k = this.keys;
-    await this.cmd.setHostPolicy(
-      k.ready(s),
-      k.stats(s),
-      k.shard(s),
-      host,
-      policy.gapMs === null ? '' : String(Math.round(policy.gapMs)),
-      policy.blocked ? '1' : '0',
-      policy.dailyBudget == null ? '' : String(policy.dailyBudget),
-      policy.allowlisted ? '1' : '0',
+    await waitOutShardMove(() =>
+      this.cmd.setHostPolicy(
+        k.ready(s),
+        k.stats(s),
+        k.shard(s),
+        host,
+        policy.gapMs === null ? '' : String(Math.round(policy.gapMs)),
+        policy.blocked ? '1' : '0',
+        policy.dailyBudget == null ? '' : String(policy.dailyBudget),
+        policy.allowlisted ? '1' : '0',
+      ),
     );
   }
 
@@ -513,13 +571,15 @@ export class Frontier {
     for (const s of shards) {
       if (moved >= limit) break;
       moved += Number(
-        await this.cmd.requeueDeadLetters(
-          k.ready(s),
-          k.stats(s),
-          k.dead(s),
-          k.shard(s),
-          limit - moved,
-          opts.host ?? '',
+        await waitOutShardMove(() =>
+          this.cmd.requeueDeadLetters(
+            k.ready(s),
+            k.stats(s),
+            k.dead(s),
+            k.shard(s),
+            limit - moved,
+            opts.host ?? '',
+          ),
         ),
       );
     }

@@ -32,6 +32,8 @@ local reason, ip, ip_gap = ARGV[6], ARGV[7], tonumber(ARGV[8])
 --- @include "includes/end-lease"
 --- @include "includes/daily-budget"
 --- @include "includes/close-batch"
+--- @include "includes/shard-moving"
+if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local host, hkey, rest = close_batch(prefix, lease_id, processed)
 if not host then return -1 end

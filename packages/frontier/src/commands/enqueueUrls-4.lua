@@ -24,6 +24,8 @@ local prefix, mode, m, k = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]
 --- @include "includes/dead-letter"
 --- @include "includes/make-ready"
 --- @include "includes/seen-set"
+--- @include "includes/shard-moving"
+if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local accepted, accepted_seen, queued = 0, 0, 0
 

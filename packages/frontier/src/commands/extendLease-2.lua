@@ -13,6 +13,8 @@
 local leases_key = KEYS[1]
 local prefix, lease_id, extra = ARGV[1], ARGV[2], tonumber(ARGV[3])
 --- @include "includes/now-ms"
+--- @include "includes/shard-moving"
+if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
 local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
 if not host then return -1 end
 local hkey = prefix .. 'h:' .. host

@@ -31,6 +31,8 @@ local base, cap, ip, ip_gap = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9], ton
 --- @include "includes/end-lease"
 --- @include "includes/daily-budget"
 --- @include "includes/close-batch"
+--- @include "includes/shard-moving"
+if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local host, hkey, rest = close_batch(prefix, lease_id, index)
 if not host then return -1 end

@@ -36,6 +36,8 @@ local share, default_budget, ip_retry = tonumber(ARGV[9]), tonumber(ARGV[10]), t
 --- @include "includes/end-lease"
 --- @include "includes/reclaim-expired"
 --- @include "includes/daily-budget"
+--- @include "includes/shard-moving"
+if shard_moving(stats_key) then return {} end
 local now = now_ms()
 local today = math.floor(now / 86400000)
 reclaim_expired(prefix, ready_key, leases_key, stats_key, now, 100)

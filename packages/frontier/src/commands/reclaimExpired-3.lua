@@ -15,4 +15,6 @@ local prefix, limit = ARGV[1], tonumber(ARGV[2])
 --- @include "includes/make-ready"
 --- @include "includes/end-lease"
 --- @include "includes/reclaim-expired"
+--- @include "includes/shard-moving"
+if shard_moving(stats_key) then return 0 end
 return reclaim_expired(prefix, ready_key, leases_key, stats_key, now_ms(), limit)

@@ -14,6 +14,8 @@ local ready_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3]
 local prefix, limit, only = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 --- @include "includes/host-queue"
 --- @include "includes/make-ready"
+--- @include "includes/shard-moving"
+if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local moved, kept = 0, {}
 local scanned = redis.call('LRANGE', dead_key, 0, -1)
 for _, raw in ipairs(scanned) do

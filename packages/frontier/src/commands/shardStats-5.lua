@@ -15,8 +15,10 @@ local prefix, mode = ARGV[1], ARGV[2]
 --- @include "includes/make-ready"
 --- @include "includes/end-lease"
 --- @include "includes/reclaim-expired"
+--- @include "includes/shard-moving"
 local now = now_ms()
-reclaim_expired(prefix, ready_key, leases_key, stats_key, now, 1000)
+-- A moving shard still reports its counters (all from declared keys), but reclaims nothing.
+if not shard_moving(stats_key) then reclaim_expired(prefix, ready_key, leases_key, stats_key, now, 1000) end
 local s = redis.call('HMGET', stats_key, 'hosts', 'queued', 'processed', 'accepted')
 local seen, seen_bytes
 if mode == 'set' then

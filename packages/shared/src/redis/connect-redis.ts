@@ -33,6 +33,11 @@ export async function connectRedis(
       [{ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 6379) }],
       {
         ...common,
+        // ioredis follows MOVED/ASK/TRYAGAIN only when every command of an auto-pipeline got the
+        // same reply; a MOVED among other results goes to the caller and refreshes nothing, so a
+        // client whose calls span nodes (Frontier.stats(), lease waves) kept asking the old
+        // owner after a slot moved. A periodic refresh bounds that to about a second.
+        slotsRefreshInterval: 1000,
         redisOptions: {
           connectTimeout: 3000,
           username: decodeURIComponent(u.username) || undefined,

@@ -3,6 +3,23 @@ import { randomBytes } from 'node:crypto';
 export { deleteKeysWithPrefix } from '../redis';
 export { hashTagOf, keySlot } from './key-slot';
 export {
+  assignSlot,
+  beginSlotMigration,
+  countKeysInSlot,
+  errorStats,
+  migrateKeys,
+  migrateSlot,
+  moveSlotKeys,
+  readClusterNodes,
+  restoreSlotOwner,
+  slotOwner,
+  type ClusterNode,
+  type MigrateSlotOptions,
+  type MigrateSlotResult,
+  type MovedKeys,
+  type MoveKeysOptions,
+} from './migrate-slot';
+export {
   sharedLocalRedisCluster,
   testRedisBackends,
   type TestRedisBackend,
