@@ -12,6 +12,7 @@ import { processLease } from './lease/process-lease';
 import type { Logger } from '@crawler/shared/log';
 import { RobotsCache } from './robots/robots-cache';
 import { TelemetrySink } from './telemetry/telemetry-sink';
+import { AgentMetrics } from './metrics/agent-metrics';
 
 /** Key of the agents' heartbeat set (agent id → last beat, ms). */
 export function agentsKey(prefix: string): string {
@@ -32,6 +33,8 @@ export class CrawlAgent {
   private constructor(
     private readonly r: AgentResources,
     private readonly redis: RedisClient,
+    /** Prometheus metrics, derived from the telemetry rows this agent emits. */
+    readonly metrics: AgentMetrics,
   ) {}
 
   /** What this agent has done so far. */
@@ -70,8 +73,14 @@ export class CrawlAgent {
       maxFileBytes: config.WARC_MAX_FILE_BYTES,
       software: 'open-crawler/0.1.0',
     });
-    const telemetry = new TelemetrySink(redis, config.REDIS_PREFIX, (err) =>
-      log.warn({ err }, 'telemetry write failed; will retry'),
+    // The agent is built after its metrics, which read its active leases through this holder.
+    const holder: { agent?: CrawlAgent } = {};
+    const metrics = new AgentMetrics(config.agentId, () => holder.agent?.activeLeases ?? 0);
+    const telemetry = new TelemetrySink(
+      redis,
+      config.REDIS_PREFIX,
+      (err) => log.warn({ err }, 'telemetry write failed; will retry'),
+      (row) => metrics.observe(row),
     );
     const counters: AgentCounters = {
       fetched: 0,
@@ -80,10 +89,12 @@ export class CrawlAgent {
       robotsDenied: 0,
       linksEnqueued: 0,
     };
-    return new CrawlAgent(
+    holder.agent = new CrawlAgent(
       { config, frontier, http, robots, warc, telemetry, log, counters },
       redis,
+      metrics,
     );
+    return holder.agent;
   }
 
   get activeLeases(): number {

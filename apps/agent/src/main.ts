@@ -1,6 +1,7 @@
 import { loadConfig } from '@crawler/shared/config';
 import { connectRedis } from '@crawler/shared/redis';
 import { CrawlAgent } from './agent';
+import { serveMetrics } from './metrics/serve-metrics';
 import { createLogger } from '@crawler/shared/log';
 
 // The agent process: `tsx apps/agent/src/main.ts`. SIGTERM/SIGINT drain it cleanly.
@@ -9,7 +10,18 @@ const log = createLogger('agent', config.LOG_LEVEL);
 const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
 const agent = await CrawlAgent.create(config, redis, log);
 agent.start();
-log.info({ agentId: config.agentId, maxHosts: config.AGENT_MAX_HOSTS }, 'agent started');
+const metrics =
+  config.AGENT_METRICS_PORT > 0
+    ? await serveMetrics(
+        agent.metrics.registry,
+        config.AGENT_METRICS_PORT,
+        config.AGENT_METRICS_HOST,
+      )
+    : null;
+log.info(
+  { agentId: config.agentId, maxHosts: config.AGENT_MAX_HOSTS, metricsPort: metrics?.port ?? null },
+  'agent started',
+);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -19,6 +31,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     log.info({ signal }, 'draining');
     agent
       .stop()
+      .then(() => metrics?.server.close())
       .then(() => redis.quit())
       .then(() => process.exit(0))
       .catch((err: unknown) => {

@@ -16,6 +16,8 @@ export class TelemetrySink {
     private readonly redis: RedisClient,
     prefix: string,
     private readonly onError: (err: unknown) => void = () => undefined,
+    /** Sees every row as it is emitted (metrics). */
+    private readonly observe: (row: TelemetryRow) => void = () => undefined,
     private readonly maxBatch = 500,
     private readonly flushEveryMs = 200,
   ) {
@@ -23,6 +25,7 @@ export class TelemetrySink {
   }
 
   push(row: TelemetryRow): void {
+    this.observe(row);
     this.buffer.push(row);
     if (this.buffer.length >= this.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
