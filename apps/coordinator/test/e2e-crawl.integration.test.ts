@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CrawlAgent } from '@crawler/agent';
 import { readWarcFile } from '@crawler/shared/warc';
-import { scoreCrawl, startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
+import { canonicalizeUrl, scoreCrawl, startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
 import type { Coordinator } from '../src/coordinator';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 import type { TestEnv } from './test-env';
@@ -85,6 +85,13 @@ describe('first crawl, end to end', () => {
     expect(report.duplicate_fetches).toBe(0);
     expect(report.coverage, `missing: ${report.missing.join(' ')}`).toBeGreaterThanOrEqual(0.99);
   }, 180_000);
+
+  it('follows robots.txt Sitemap: lines and sitemap indexes (plain and gzipped)', () => {
+    const requested = new Set(web.log().map((e) => canonicalizeUrl(e.url)));
+    const sitemaps = web.manifest().sitemaps;
+    expect(sitemaps.length).toBeGreaterThan(0);
+    expect(sitemaps.filter((u) => !requested.has(canonicalizeUrl(u)))).toEqual([]);
+  });
 
   it('stores every fetched page as a WARC response record that its ClickHouse row points at', async () => {
     await coordinator.ingest.settle();

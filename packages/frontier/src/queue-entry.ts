@@ -11,6 +11,7 @@ const SOURCE_CODE: Record<UrlSource, string> = {
   link: 'L',
   redirect: 'R',
   sitemap: 'M',
+  'sitemap-file': 'X',
   recrawl: 'C',
 };
 const CODE_SOURCE: Record<string, UrlSource> = {
@@ -18,6 +19,7 @@ const CODE_SOURCE: Record<string, UrlSource> = {
   L: 'link',
   R: 'redirect',
   M: 'sitemap',
+  X: 'sitemap-file',
   C: 'recrawl',
 };
 
@@ -32,8 +34,8 @@ export function encodeEntry(e: {
   return `${e.urlFp}|${e.attempts ?? 0}|${e.depth}|${e.redirects ?? 0}|${SOURCE_CODE[e.source ?? 'link']}|${e.url}`;
 }
 
-const taggedPattern = /^([0-3r])\|([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMC])\|(.+)$/s;
-const entryPattern = /^([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMC])\|(.+)$/s;
+const taggedPattern = /^([0-3r])\|([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])\|(.+)$/s;
+const entryPattern = /^([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])\|(.+)$/s;
 
 /** Raised when Redis hands back something the frontier did not write. */
 export class FrontierDataError extends Error {

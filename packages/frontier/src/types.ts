@@ -1,5 +1,8 @@
-/** Where a URL came from; stored as one letter in its queue entry. */
-export type UrlSource = 'seed' | 'link' | 'redirect' | 'sitemap' | 'recrawl';
+/**
+ * Where a URL came from; stored as one letter in its queue entry. `sitemap` = a page listed in a
+ * sitemap; `sitemap-file` = a sitemap document itself (from robots.txt or a sitemap index).
+ */
+export type UrlSource = 'seed' | 'link' | 'redirect' | 'sitemap' | 'sitemap-file' | 'recrawl';
 
 /** Input of `Frontier.enqueue`. */
 export interface EnqueueUrl {

@@ -1,4 +1,4 @@
-import { urlFingerprint } from '@crawler/shared/url';
+import { normalizeUrl, urlFingerprint } from '@crawler/shared/url';
 import type { AgentResources } from '../agent-resources';
 import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
@@ -46,7 +46,12 @@ export async function ensureRobots(
       }
       if (res.truncated === 'time' || res.truncated === 'disconnect')
         return r.robots.record(origin, { error: res.truncated === 'time' ? 'timeout' : 'network' });
-      return r.robots.record(origin, { status: res.status, body: res.body.toString('utf8') });
+      const state = await r.robots.record(origin, {
+        status: res.status,
+        body: res.body.toString('utf8'),
+      });
+      if (state.kind === 'rules') await enqueueSitemaps(r, state.rules.sitemaps);
+      return state;
     } catch (err) {
       if (!(err instanceof FetchError)) throw err;
       pacer.done(performance.now() - started);
@@ -60,6 +65,24 @@ export async function ensureRobots(
     }
   }
   return r.robots.record(origin, { error: 'too_many_redirects' });
+}
+
+/** `Sitemap:` lines go through the frontier like any URL (their host's robots and pace apply). */
+async function enqueueSitemaps(r: AgentResources, urls: string[]): Promise<void> {
+  const entries = [];
+  for (const raw of urls.slice(0, 100)) {
+    const n = normalizeUrl(raw);
+    if (n.ok)
+      entries.push({
+        url: n.url,
+        urlFp: urlFingerprint(n.url),
+        host: n.host,
+        depth: 0,
+        priority: 0,
+        source: 'sitemap-file' as const,
+      });
+  }
+  if (entries.length > 0) r.counters.linksEnqueued += (await r.frontier.enqueue(entries)).accepted;
 }
 
 function safeResolve(href: string, base: string): string | null {

@@ -4,6 +4,7 @@ import type { AgentResources } from '../agent-resources';
 import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
 import { parseRetryAfterMs } from '../fetch/parse-retry-after';
+import { enqueueSitemapEntries } from '../parse/enqueue-sitemap-entries';
 import { decodeHtml, extractLinks } from '../parse/extract-links';
 import { discoverLinks } from '../parse/discover-links';
 import type { HostPacer } from './host-pacer';
@@ -82,6 +83,8 @@ export async function fetchAndRecord(
         r.counters.linksEnqueued += accepted;
       }
     } else errorCode = 'bad_redirect';
+  } else if (res.status >= 200 && res.status < 300 && entry.source === 'sitemap-file') {
+    r.counters.linksEnqueued += await enqueueSitemapEntries(r, entry, res.body);
   } else if (
     res.status >= 200 &&
     res.status < 300 &&
