@@ -89,8 +89,9 @@ export class LocalObjectStore implements ObjectStore {
         EACCES: 'STORAGE_BAD_SOURCE',
       });
     }
-    if (!source.isFile())
+    if (!source.isFile()) {
       throw new StorageError('STORAGE_BAD_SOURCE', `${path} is not a regular file`);
+    }
 
     const existing = await stat(target, { bigint: true }).catch(() => null);
     if (existing?.isFile() && existing.dev === source.dev && existing.ino === source.ino) return;
