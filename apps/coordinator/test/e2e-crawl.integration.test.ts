@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CrawlAgent } from '@crawler/agent';
 import { readWarcFile } from '@crawler/shared/warc';
-import { canonicalizeUrl, scoreCrawl, startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
+import {
+  canonicalizeUrl,
+  scoreCrawl,
+  startSyntheticWeb,
+  type SyntheticWeb,
+} from '@crawler/synthetic-web';
 import type { Coordinator } from '../src/coordinator';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 import type { TestEnv } from './test-env';
