@@ -91,5 +91,23 @@ export function decodeBody(body: Uint8Array, contentType: string): DecodedBody {
 }
 
 function decodeWith(decoder: TextDecoder, body: Uint8Array, source: CharsetSource): DecodedBody {
-  return { html: decoder.decode(body), charset: decoder.encoding, charsetSource: source };
+  let html = decoder.decode(body);
+  if (decoder.encoding === 'windows-1252' && C1_CONTROLS.test(html)) {
+    html = html.replace(C1_CONTROLS_ALL, (c) => WINDOWS_1252_C1.charAt(c.charCodeAt(0) - 0x80));
+  }
+  return { html, charset: decoder.encoding, charsetSource: source };
 }
+
+const C1_CONTROLS = /[\u0080-\u009f]/;
+const C1_CONTROLS_ALL = /[\u0080-\u009f]/g;
+/**
+ * WHATWG windows-1252 for bytes 0x80–0x9F. Node 20.18.3+ (and 22.13+) decode windows-1252 —
+ * also every `latin1`/`iso-8859-1`/`ascii` label — as ISO-8859-1, turning `€` and smart quotes
+ * into C1 controls (nodejs/node#60888); this repairs them, and finds nothing to do on a Node
+ * that decodes correctly.
+ */
+const WINDOWS_1252_C1 =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021' +
+  '\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014' +
+  '\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';

@@ -1,8 +1,9 @@
 import { load } from 'cheerio/slim';
-import { sha256Hex, simhash64 } from '@crawler/shared/dedupe';
+import { EMPTY_SIMHASH, sha256Hex, simhash64 } from '@crawler/shared/dedupe';
 import { normalizeUrl, resolveBase } from '@crawler/shared/url';
 import { decodeBody, type CharsetSource } from './decode-body';
 import { guessLanguage, primaryLanguage } from './detect-language';
+import { boundMarkup } from './bound-markup';
 import type { ExtractedPage } from './extract-links';
 import {
   applyMetaRobots,
@@ -79,6 +80,16 @@ export interface ParsedPage {
   simhash: string;
   /** SHA-256 of the raw body bytes (64 hex chars), the exact-duplicate key. */
   contentSha256: string;
+  /**
+   * Start and end tags left out because the nesting went deeper than the parser's cap (256
+   * levels); their text is kept. Non-zero only for broken or hostile pages.
+   */
+  droppedTags: number;
+  /**
+   * The document had more than 500,000 start tags and only those before the 500,001st were
+   * parsed (a bound on parser time and memory).
+   */
+  htmlTruncated: boolean;
   /** Why the HTML could not be read (the page then has no text or links); null on success. */
   parseError: string | null;
 }
@@ -105,11 +116,16 @@ export function parsePage(input: ParsePageInput): ParsedPage {
   }
   let charset = 'utf-8';
   let charsetSource: CharsetSource = 'utf8';
+  let droppedTags = 0;
+  let htmlTruncated = false;
   try {
     const decoded = decodeBody(input.body, input.contentType);
     charset = decoded.charset;
     charsetSource = decoded.charsetSource;
-    const $ = load(decoded.html, { xml: { xmlMode: false, decodeEntities: true } });
+    const markup = boundMarkup(decoded.html);
+    droppedTags = markup.droppedTags;
+    htmlTruncated = markup.truncated;
+    const $ = load(markup.html, { xml: { xmlMode: false, decodeEntities: true } });
     const root: DomNode | undefined = $.root()[0];
     if (root === undefined) throw new Error('no document root');
     const facts = walkDocument(root, {
@@ -139,13 +155,30 @@ export function parsePage(input: ParsePageInput): ParsedPage {
       linksTruncated: facts.linksTruncated,
       simhash: simhash64(facts.text),
       contentSha256,
+      droppedTags,
+      htmlTruncated,
       parseError: null,
     };
   } catch (err) {
     return {
-      ...emptyPage(input.url, contentSha256, robots),
+      url: input.url,
       charset,
       charsetSource,
+      title: '',
+      description: '',
+      text: '',
+      textTruncated: false,
+      lang: null,
+      langSource: null,
+      robots,
+      canonical: null,
+      baseHref: null,
+      links: [],
+      linksTruncated: false,
+      simhash: EMPTY_SIMHASH,
+      contentSha256,
+      droppedTags,
+      htmlTruncated,
       parseError: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
     };
   }
@@ -159,28 +192,6 @@ function resolveCanonical(
   if (canonicalHref === null || canonicalHref === '') return null;
   const n = normalizeUrl(canonicalHref, resolveBase(pageUrl, baseHref ?? undefined));
   return n.ok ? n.url : null;
-}
-
-function emptyPage(url: string, contentSha256: string, robots: RobotsDirectives): ParsedPage {
-  return {
-    url,
-    charset: 'utf-8',
-    charsetSource: 'utf8',
-    title: '',
-    description: '',
-    text: '',
-    textTruncated: false,
-    lang: null,
-    langSource: null,
-    robots,
-    canonical: null,
-    baseHref: null,
-    links: [],
-    linksTruncated: false,
-    simhash: simhash64(''),
-    contentSha256,
-    parseError: null,
-  };
 }
 
 /**

@@ -55,6 +55,7 @@ export interface WalkLimits {
 /** Subtrees whose text is not the page's main text (boilerplate, code, non-rendered). */
 const HIDDEN = new Set([
   'head',
+  'title',
   'script',
   'style',
   'noscript',

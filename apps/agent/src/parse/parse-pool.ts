@@ -1,0 +1,194 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { ParsedPage, ParsePageInput } from './parse-page';
+
+/** Stable codes of {@link ParsePoolError}. */
+export type ParsePoolErrorCode =
+  /** The pool was closed before the page was parsed. */
+  | 'closed'
+  /** The parse ran past `taskTimeoutMs`; its worker was terminated and replaced. */
+  | 'timeout'
+  /** The worker died under the parse (out of memory, crash); it was replaced. */
+  | 'worker_failed';
+
+/** Why {@link ParsePool.parse} gave no page. Branch on `code`, never on the message. */
+export class ParsePoolError extends Error {
+  override readonly name = 'ParsePoolError';
+
+  constructor(
+    readonly code: ParsePoolErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Options of {@link createParsePool}. */
+export interface ParsePoolOptions {
+  /** Worker threads, all started at once (default `max(1, availableParallelism() − 1)`). */
+  threads?: number;
+  /**
+   * Longest one parse may run, in milliseconds, counted from when a thread takes it (time
+   * queued does not count); past it the worker is terminated and replaced (default 30,000).
+   */
+  taskTimeoutMs?: number;
+  /** Old-generation heap limit of each worker, in MB (default 1,024). */
+  maxHeapMb?: number;
+  /** Called with a worker error that belongs to no parse (default: ignored). */
+  onWorkerError?: (err: unknown) => void;
+}
+
+/** Options of one {@link ParsePool.parse} call. */
+export interface ParseCallOptions {
+  /** This parse's time limit, in milliseconds (default: the pool's `taskTimeoutMs`). */
+  timeoutMs?: number;
+  /**
+   * Move the body's memory to the worker instead of copying it (default true). The caller's
+   * `body` is then detached — zero length — once `parse` returns. Only a view that spans its
+   * whole `ArrayBuffer` moves (Node's pooled small Buffers are copied).
+   */
+  transfer?: boolean;
+}
+
+/** A pool of worker threads running `parsePage`, off the event loop. */
+export interface ParsePool {
+  /**
+   * Parses one page in a worker: the result equals `parsePage(input)` in-process. Rejects with
+   * a {@link ParsePoolError} only (`closed`, `timeout`, `worker_failed`); a moved body is gone
+   * either way, so keep a copy (or pass `transfer: false`) to retry in-process.
+   */
+  parse(input: ParsePageInput, options?: ParseCallOptions): Promise<ParsedPage>;
+  /** Parses waiting for a free thread. */
+  readonly queued: number;
+  /** Parses running now. */
+  readonly running: number;
+  /** Live worker threads (0 after {@link close}). */
+  readonly threads: number;
+  /**
+   * Stops the pool: parses still queued reject with `closed`, running ones finish, then the
+   * worker threads are terminated. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+/** Default worker count: every core but one, which the event loop keeps. */
+export function defaultParseThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+const WORKER_FILE = fileURLToPath(new URL('./parse-worker.mjs', import.meta.url));
+
+/** The buffer to move for `body`, when moving is possible: a whole, non-shared ArrayBuffer. */
+function movableBuffer(body: Uint8Array): ArrayBuffer | null {
+  const buffer = body.buffer;
+  if (!(buffer instanceof ArrayBuffer)) return null;
+  if (body.byteOffset !== 0 || body.byteLength !== buffer.byteLength || buffer.byteLength === 0) {
+    return null;
+  }
+  return buffer;
+}
+
+/**
+ * Starts a pool of worker threads that run `parsePage` (piscina). The pool admits one parse
+ * per thread and queues the rest in FIFO order, so a parse's timeout starts when a thread
+ * takes it. Workers load the TypeScript parser through tsx, so this works under vitest and
+ * under `node --import tsx` alike.
+ */
+export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
+  const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
+  const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
+  const piscina = new Piscina<ParsePageInput, ParsedPage>({
+    filename: WORKER_FILE,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    concurrentTasksPerWorker: 1,
+    // The shim loads TypeScript by itself; inherited flags (`--input-type`, `--eval`, a
+    // second `--import tsx`) would only make the worker's start depend on how Node was run.
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 1024 },
+  });
+  // A worker that dies is replaced by piscina, and its parse rejects on its own; errors not
+  // tied to a parse are reported here instead of crashing the process.
+  piscina.on('error', (err: unknown) => options.onWorkerError?.(err));
+
+  /** Parses waiting for a thread, FIFO; each is handed its slot (true) or refused (false). */
+  const waiting: Array<(granted: boolean) => void> = [];
+  let running = 0;
+  let closed = false;
+  let closing: Promise<void> | null = null;
+
+  const acquire = async (): Promise<void> => {
+    if (running < threads) {
+      running++;
+      return;
+    }
+    const granted = await new Promise<boolean>((resolve) => waiting.push(resolve));
+    if (!granted) throw new ParsePoolError('closed', 'parse pool closed');
+  };
+  /** Hands the finished parse's slot to the next waiting one, or frees it. */
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next(true);
+    else running--;
+  };
+
+  const run = async (input: ParsePageInput, call: ParseCallOptions): Promise<ParsedPage> => {
+    const buffer = (call.transfer ?? true) ? movableBuffer(input.body) : null;
+    const timeoutMs = call.timeoutMs ?? taskTimeoutMs;
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      return await piscina.run(input, { signal, ...(buffer ? { transferList: [buffer] } : {}) });
+    } catch (err) {
+      if (signal.aborted) {
+        throw new ParsePoolError('timeout', `parse of ${input.url} ran past ${timeoutMs} ms`, {
+          cause: err,
+        });
+      }
+      throw new ParsePoolError('worker_failed', `parse worker failed on ${input.url}`, {
+        cause: err,
+      });
+    }
+  };
+
+  /** Parses accepted and not yet settled (queued or running): close() waits for them. */
+  const accepted = new Set<Promise<unknown>>();
+
+  const parse = async (input: ParsePageInput, call: ParseCallOptions): Promise<ParsedPage> => {
+    await acquire();
+    try {
+      return await run(input, call);
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    parse(input, call = {}) {
+      if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
+      const task = parse(input, call);
+      accepted.add(task);
+      const forget = (): void => void accepted.delete(task);
+      task.then(forget, forget);
+      return task;
+    },
+    get queued() {
+      return waiting.length;
+    },
+    get running() {
+      return running;
+    },
+    get threads() {
+      return piscina.threads.length;
+    },
+    close() {
+      if (closing) return closing;
+      closed = true;
+      for (const refuse of waiting.splice(0)) refuse(false);
+      closing = Promise.allSettled([...accepted]).then(() => piscina.close());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,11 @@
+// Piscina starts its workers as plain Node threads and imports their file by path, so a
+// worker cannot load `parse-worker.ts` by itself: under vitest nothing transpiles TypeScript
+// in a new thread, and under `node --import tsx` whether the worker inherits the loader
+// depends on the Node version. `tsImport` loads the worker (and everything it imports,
+// `@crawler/shared` included) through tsx's own namespaced loader, which works in both cases
+// and never collides with a tsx already registered process-wide.
+import { tsImport } from 'tsx/esm/api';
+
+const worker = await tsImport('./parse-worker.ts', import.meta.url);
+
+export default worker.default;
