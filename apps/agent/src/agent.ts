@@ -13,6 +13,7 @@ import type { Logger } from '@crawler/shared/log';
 import { RobotsCache } from './robots/robots-cache';
 import { TelemetrySink } from './telemetry/telemetry-sink';
 import { AgentMetrics } from './metrics/agent-metrics';
+import { createParsePool } from './parse/parse-pool';
 
 /** Key of the agents' heartbeat set (agent id → last beat, ms). */
 export function agentsKey(prefix: string): string {
@@ -90,7 +91,20 @@ export class CrawlAgent {
       linksEnqueued: 0,
     };
     holder.agent = new CrawlAgent(
-      { config, frontier, http, robots, warc, telemetry, log, counters },
+      {
+        config,
+        frontier,
+        http,
+        robots,
+        warc,
+        telemetry,
+        log,
+        counters,
+        parsePool: createParsePool({
+          threads: config.AGENT_PARSE_THREADS || undefined,
+          onWorkerError: (err) => log.warn({ err }, 'parse worker failed'),
+        }),
+      },
       redis,
       metrics,
     );
@@ -115,6 +129,7 @@ export class CrawlAgent {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.loop;
     await Promise.allSettled(this.active.values());
+    await this.r.parsePool.close();
     await this.r.telemetry.flush();
     await this.r.warc.close();
     await this.r.http.close();

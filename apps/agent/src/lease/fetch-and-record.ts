@@ -5,7 +5,8 @@ import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
 import { parseRetryAfterMs } from '../fetch/parse-retry-after';
 import { enqueueSitemapEntries } from '../parse/enqueue-sitemap-entries';
-import { decodeHtml, extractLinks } from '../parse/extract-links';
+import { toExtractedPage } from '../parse/parse-page';
+import { ParsePoolError } from '../parse/parse-pool';
 import { discoverLinks } from '../parse/discover-links';
 import type { HostPacer } from './host-pacer';
 import { archiveResponse, responseFields, telemetryRow } from './archive-response';
@@ -91,12 +92,32 @@ export async function fetchAndRecord(
     HTML_TYPES.has(res.contentType) &&
     !res.truncated
   ) {
-    const page = extractLinks(decodeHtml(res.body, headerValue(res.headers, 'content-type')));
-    const found = discoverLinks(entry.url, page, entry.depth, {
-      maxUrlLength: 2048,
-      maxPathSegments: 16,
-      maxDepth: r.config.CRAWLER_MAX_DEPTH,
-    });
+    let page;
+    try {
+      // The body is copied, not moved: the telemetry row below still reads its length.
+      page = await r.parsePool.parse(
+        {
+          url: entry.url,
+          body: res.body,
+          contentType: headerValue(res.headers, 'content-type') ?? '',
+          xRobotsTag: res.headers
+            .filter(([k]) => k.toLowerCase() === 'x-robots-tag')
+            .map(([, v]) => v),
+          productToken: r.config.CRAWLER_UA_TOKEN,
+        },
+        { transfer: false },
+      );
+    } catch (err) {
+      if (!(err instanceof ParsePoolError)) throw err;
+      errorCode = `parse_${err.code}`;
+    }
+    const found = page
+      ? discoverLinks(entry.url, toExtractedPage(page), entry.depth, {
+          maxUrlLength: 2048,
+          maxPathSegments: 16,
+          maxDepth: r.config.CRAWLER_MAX_DEPTH,
+        })
+      : { urls: [] };
     if (found.urls.length > 0)
       r.counters.linksEnqueued += (await r.frontier.enqueue(found.urls)).accepted;
   }

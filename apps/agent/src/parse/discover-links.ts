@@ -1,7 +1,7 @@
 import { normalizeUrl, urlFingerprint, hostOf, resolveBase } from '@crawler/shared/url';
 import { checkTrapRules, type TrapLimits } from '@crawler/shared/traps';
 import type { EnqueueUrl } from '@crawler/frontier';
-import type { ExtractedPage } from './extract-links';
+import type { ExtractedPage } from './extracted-page';
 
 export interface DiscoveredLinks {
   urls: EnqueueUrl[];

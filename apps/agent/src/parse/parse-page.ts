@@ -4,7 +4,7 @@ import { normalizeUrl, resolveBase } from '@crawler/shared/url';
 import { decodeBody, type CharsetSource } from './decode-body';
 import { guessLanguage, primaryLanguage } from './detect-language';
 import { boundMarkup } from './bound-markup';
-import type { ExtractedPage } from './extract-links';
+import type { ExtractedPage } from './extracted-page';
 import {
   applyMetaRobots,
   applyXRobotsTag,

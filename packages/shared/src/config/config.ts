@@ -92,6 +92,8 @@ export const envSchema = z.object({
   FRONTIER_IP_GAP_MS: int(0, 3_600_000).default(0),
   /** Hosts one agent works on at once (each with at most one connection). */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),
+  /** Threads parsing HTML off the event loop (0 = cores − 1, at least 1). */
+  AGENT_PARSE_THREADS: int(0, 64).default(0),
   /** Port of the agent's Prometheus /metrics endpoint (0 = off). */
   AGENT_METRICS_PORT: int(0, 65535).default(9464),
   /** Address the metrics endpoint listens on (0.0.0.0 in containers). */
