@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
+import { leaseWhenReady, readyScore, serverNow, sleep, testUrl } from './testing/frontier-test-kit';
 import { connectRedis, type RedisClient } from '@crawler/shared/redis';
 import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/shared/testing';
 import { Frontier, type FrontierOptions } from './frontier';
@@ -30,30 +30,6 @@ function make(opts: Partial<FrontierOptions> = {}): Frontier {
     ...opts,
   });
 }
-function url(host: string, path: string, extra: Partial<EnqueueUrl> = {}): EnqueueUrl {
-  const u = `http://${host}/${path}`;
-  const urlFp = createHash('sha256').update(u).digest('hex').slice(0, 16);
-  return { url: u, urlFp, host, depth: 0, ...extra };
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Redis TIME in ms: the clock the scripts use. */
-async function serverNow(): Promise<number> {
-  const [s, us] = await redis().time();
-  return Number(s) * 1000 + Math.floor(Number(us) / 1000);
-}
-async function readyScore(f: Frontier, host: string): Promise<number | null> {
-  const s = await redis().zscore(f.keys.ready(f.shardOf(host)), host);
-  return s === null ? null : Number(s);
-}
-/** Leases until a host comes back (polling every 10 ms), or [] after `timeoutMs`. */
-async function leaseWhenReady(f: Frontier, max = 1, timeoutMs = 3000): Promise<HostLease[]> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const leases = await f.lease('poller', max);
-    if (leases.length > 0 || Date.now() > end) return leases;
-    await sleep(10);
-  }
-}
 function only(leases: readonly HostLease[]): HostLease {
   expect(leases).toHaveLength(1);
   return leases[0]!;
@@ -78,25 +54,25 @@ describe('fail()', () => {
   it('retries the failed URL first, backs off exponentially (Retry-After wins), resets on success, dead-letters at the limit', async () => {
     const f = make({ maxUrlsPerLease: 5, backoffBaseMs: 100, maxAttempts: 3 });
     const host = 'fail.test';
-    await f.enqueue(Array.from({ length: 6 }, (_, i) => url(host, `p${i}`)));
+    await f.enqueue(Array.from({ length: 6 }, (_, i) => testUrl(host, `p${i}`)));
     const l1 = only(await f.lease('a', 1));
     expect(paths(l1)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
 
     // p0, p1 done; p2 failed: back at the head with attempts 1; the host waits base × 2^0.
-    const t0 = await serverNow();
+    const t0 = await serverNow(redis());
     expect(await f.fail(l1, { index: 2, error: '5xx' })).toEqual({
       returned: 3,
       deadLettered: false,
       delayMs: 100,
     });
-    const t1 = await serverNow();
+    const t1 = await serverNow(redis());
     expect(await f.stats()).toMatchObject({ processedUrls: 2, queuedUrls: 4, openLeases: 0 });
-    const score = (await readyScore(f, host))!;
+    const score = (await readyScore(redis(), f, host))!;
     expect(score).toBeGreaterThanOrEqual(t0 + 100);
     expect(score).toBeLessThanOrEqual(t1 + 100);
     expect(await f.lease('a', 1)).toEqual([]);
     const l2 = only(await leaseWhenReady(f));
-    expect(await serverNow()).toBeGreaterThanOrEqual(t0 + 100);
+    expect(await serverNow(redis())).toBeGreaterThanOrEqual(t0 + 100);
     expect(l2.urls.map((u) => [u.url.slice(-2), u.attempts])).toEqual([
       ['p2', 1],
       ['p3', 0],
@@ -115,13 +91,13 @@ describe('fail()', () => {
     expect(l3.urls[0]).toMatchObject({ url: 'http://fail.test/p2', attempts: 2 });
 
     // Third: backoff 400 ms, but a larger Retry-After (500 ms) wins; p2 hits the attempt limit.
-    const t3 = await serverNow();
+    const t3 = await serverNow(redis());
     expect(await f.fail(l3, { index: 0, error: '503', retryAfterMs: 500 })).toEqual({
       returned: 3,
       deadLettered: true,
       delayMs: 500,
     });
-    expect(await readyScore(f, host)).toBeGreaterThanOrEqual(t3 + 500);
+    expect(await readyScore(redis(), f, host)).toBeGreaterThanOrEqual(t3 + 500);
     const dead = await f.deadLetters();
     expect(dead).toHaveLength(1);
     expect(dead[0]).toMatchObject({ host, url: 'http://fail.test/p2', reason: '503', attempts: 3 });
@@ -141,14 +117,14 @@ describe('fail()', () => {
   it('ignores the fail of a stale (reclaimed) lease', async () => {
     const f = make({ leaseMs: 150 });
     const host = 'stale-fail.test';
-    await f.enqueue([url(host, '1'), url(host, '2')]);
+    await f.enqueue([testUrl(host, '1'), testUrl(host, '2')]);
     const stale = only(await f.lease('slow', 1));
     await sleep(200);
     expect(await f.reclaimExpired()).toBe(1);
     const snapshot = async () => ({
       host: await f.hostState(host),
       stats: await f.stats(),
-      score: await readyScore(f, host),
+      score: await readyScore(redis(), f, host),
       dead: await f.deadLetters(),
     });
     const before = await snapshot();
@@ -168,9 +144,9 @@ describe('fail()', () => {
     const [x, y] = names.filter((h) => f.shardOf(h) === 1);
     const [p, q] = names.filter((h) => f.shardOf(h) === 0);
     if (!x || !y || !p || !q) throw new Error('host names for shards 0 and 1');
-    await f.enqueue([url(x, '1'), url(x, '2')]);
+    await f.enqueue([testUrl(x, '1'), testUrl(x, '2')]);
     await f.fail(only(await f.lease('a', 1)), { index: 0, error: '5xx' });
-    await f.enqueue([url(y, '1'), url(p, '1'), url(q, '1')]);
+    await f.enqueue([testUrl(y, '1'), testUrl(p, '1'), testUrl(q, '1')]);
     await sleep(60);
     // A new client asks shards 0, 1 for 2 hosts each: x (the latest score of shard 1) is one
     // too many and is handed back unfetched. That is no success: x keeps its error count.
@@ -184,7 +160,13 @@ describe('requeueDeadLetters()', () => {
   it('re-queues one host or all, resets attempts, un-parks, and keeps stats consistent', async () => {
     const f = make({ shards: 1, maxAttempts: 1, backoffBaseMs: 10 });
     const [a, b] = ['dl-a.test', 'dl-b.test'];
-    await f.enqueue([url(a, '1'), url(a, '2'), url(b, '1'), url(b, '2'), url(b, '3')]);
+    await f.enqueue([
+      testUrl(a, '1'),
+      testUrl(a, '2'),
+      testUrl(b, '1'),
+      testUrl(b, '2'),
+      testUrl(b, '3'),
+    ]);
     const leases = await f.lease('x', 2);
     const la = leases.find((l) => l.host === a)!;
     const lb = leases.find((l) => l.host === b)!;
@@ -204,7 +186,7 @@ describe('requeueDeadLetters()', () => {
     expect((await f.hostState(b)).fields.parked).toBeUndefined();
     expect((await f.deadLetters()).map((d) => d.url)).toEqual(['http://dl-a.test/1']);
     // New URLs of b are queued again, not dead-lettered.
-    expect((await f.enqueue([url(b, '4')])).accepted).toBe(1);
+    expect((await f.enqueue([testUrl(b, '4')])).accepted).toBe(1);
     expect(await f.stats()).toMatchObject({ deadLetters: 1, queuedUrls: 4 });
     await sleep(15); // a's backoff
     const again = await f.lease('x', 2);
@@ -228,7 +210,7 @@ describe('requeueDeadLetters()', () => {
   it('re-queuing one host keeps every other dead letter of the shard, however many', async () => {
     const f = make({ shards: 1 });
     const [big, small] = ['dl-big.test', 'dl-small.test'];
-    await f.enqueue([url(big, 'first'), url(small, 'first')]);
+    await f.enqueue([testUrl(big, 'first'), testUrl(small, 'first')]);
     for (const l of await f.lease('x', 2))
       await f.complete(l, {
         processed: 0,
@@ -237,7 +219,7 @@ describe('requeueDeadLetters()', () => {
         parkReason: 'robots_unavailable',
       });
     // A parked host's new URLs go straight to dead letters: 9,000 of them.
-    const many = Array.from({ length: 9000 }, (_, i) => url(big, `p${i}`));
+    const many = Array.from({ length: 9000 }, (_, i) => testUrl(big, `p${i}`));
     expect((await f.enqueue(many)).accepted).toBe(9000);
     expect((await f.stats()).deadLetters).toBe(9002);
     await f.requeueDeadLetters({ host: small }).catch(() => 0);
@@ -248,7 +230,7 @@ describe('requeueDeadLetters()', () => {
 
   it('a requeued re-crawl never duplicates one enqueued since it was dead-lettered', async () => {
     const f = make({ maxAttempts: 1, backoffBaseMs: 10 });
-    const rc = url('dl-recrawl.test', 'page', { source: 'recrawl' });
+    const rc = testUrl('dl-recrawl.test', 'page', { source: 'recrawl' });
     expect((await f.enqueue([rc])).accepted).toBe(1);
     const l = only(await f.lease('x', 1));
     expect((await f.fail(l, { index: 0, error: '5xx' }))?.deadLettered).toBe(true);
@@ -265,7 +247,7 @@ describe('priority tiers', () => {
   const enqueueTiers = (f: Frontier, host: string, perTier: number, tierList = [0, 1, 2, 3]) =>
     f.enqueue(
       tierList.flatMap((t) =>
-        Array.from({ length: perTier }, (_, i) => url(host, `t${t}-${i}`, { priority: t })),
+        Array.from({ length: perTier }, (_, i) => testUrl(host, `t${t}-${i}`, { priority: t })),
       ),
     );
 
@@ -298,7 +280,7 @@ describe('priority tiers', () => {
     for (let round = 0; round < 15; round++) {
       // Tier 0 is refilled faster than a batch can drain it.
       await f.enqueue(
-        Array.from({ length: 4 }, (_, i) => url(host, `t0-${round}-${i}`, { priority: 0 })),
+        Array.from({ length: 4 }, (_, i) => testUrl(host, `t0-${round}-${i}`, { priority: 0 })),
       );
       const l = only(await f.lease('a', 1));
       expect(l.urls).toHaveLength(4);
@@ -316,8 +298,8 @@ describe('re-crawls', () => {
     const f = make({ maxUrlsPerLease: 7, recrawlShare: 0.6 });
     const host = 'share.test';
     await f.enqueue([
-      ...Array.from({ length: 80 }, (_, i) => url(host, `d${i}`)),
-      ...Array.from({ length: 80 }, (_, i) => url(host, `r${i}`, { source: 'recrawl' })),
+      ...Array.from({ length: 80 }, (_, i) => testUrl(host, `d${i}`)),
+      ...Array.from({ length: 80 }, (_, i) => testUrl(host, `r${i}`, { source: 'recrawl' })),
     ]);
     const perBatch: number[] = [];
     for (let round = 0; round < 10; round++) {
@@ -337,7 +319,7 @@ describe('re-crawls', () => {
   it('are accepted once while waiting or leased, again after completion, and bypass the seen set', async () => {
     const f = make();
     const host = 'rc.test';
-    const known = url(host, 'known');
+    const known = testUrl(host, 'known');
     const rc: EnqueueUrl = { ...known, source: 'recrawl' };
     expect((await f.enqueue([known])).accepted).toBe(1);
     await f.complete(only(await f.lease('a', 1)), { processed: 1, delayMs: 0, paceMs: 1 });
@@ -361,7 +343,7 @@ describe('re-crawls', () => {
 
   it('mark their url_fp seen, so a link to a waiting re-crawl is not queued twice', async () => {
     const f = make();
-    const link = url('rc-seen.test', 'page');
+    const link = testUrl('rc-seen.test', 'page');
     expect((await f.enqueue([{ ...link, source: 'recrawl' }])).accepted).toBe(1);
     await f.enqueue([link]);
     expect(await f.seenBatch([link])).toEqual([true]);

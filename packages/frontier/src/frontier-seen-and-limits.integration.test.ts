@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash, randomBytes } from 'node:crypto';
+import { leaseWhenReady, readyScore, serverNow, sleep, testUrl } from './testing/frontier-test-kit';
+import { randomBytes } from 'node:crypto';
 import { connectRedis, type RedisClient } from '@crawler/shared/redis';
 import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/shared/testing';
 import { Frontier, type FrontierOptions } from './frontier';
-import type { EnqueueUrl, HostLease } from './types';
+import type { HostLease } from './types';
 
 /**
  * Frontier policies on the machine's Redis, part 2: the seen set and host limits — daily
@@ -31,33 +32,8 @@ function make(opts: Partial<FrontierOptions> = {}): Frontier {
     ...opts,
   });
 }
-function url(host: string, path: string): EnqueueUrl {
-  const u = `http://${host}/${path}`;
-  return {
-    url: u,
-    urlFp: createHash('sha256').update(u).digest('hex').slice(0, 16),
-    host,
-    depth: 0,
-  };
-}
-const urls = (host: string, n: number) => Array.from({ length: n }, (_, i) => url(host, `p${i}`));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function serverNow(): Promise<number> {
-  const [s, us] = await redis().time();
-  return Number(s) * 1000 + Math.floor(Number(us) / 1000);
-}
-async function readyScore(f: Frontier, host: string): Promise<number | null> {
-  const s = await redis().zscore(f.keys.ready(f.shardOf(host)), host);
-  return s === null ? null : Number(s);
-}
-async function leaseWhenReady(f: Frontier, max = 1, timeoutMs = 3000): Promise<HostLease[]> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const leases = await f.lease('poller', max);
-    if (leases.length > 0 || Date.now() > end) return leases;
-    await sleep(10);
-  }
-}
+const urls = (host: string, n: number) =>
+  Array.from({ length: n }, (_, i) => testUrl(host, `p${i}`));
 function only(leases: readonly HostLease[]): HostLease {
   expect(leases).toHaveLength(1);
   return leases[0]!;
@@ -120,8 +96,8 @@ describe('daily budget', () => {
     expect(l2.urls.map((u) => u.url.slice(-2))).toEqual(['p3', 'p4']);
     await f.complete(l2, done(l2));
     expect(await f.lease('a', 1)).toEqual([]);
-    const tomorrow = (Math.floor((await serverNow()) / DAY_MS) + 1) * DAY_MS;
-    expect(await readyScore(f, host)).toBeGreaterThanOrEqual(tomorrow);
+    const tomorrow = (Math.floor((await serverNow(redis())) / DAY_MS) + 1) * DAY_MS;
+    expect(await readyScore(redis(), f, host)).toBeGreaterThanOrEqual(tomorrow);
     expect(await f.stats()).toMatchObject({ processedUrls: 5, queuedUrls: 7, readyHosts: 0 });
     expect((await f.hostState(host)).fields.budget_used).toBe('5');
   });
@@ -188,11 +164,11 @@ describe('per-IP politeness', () => {
     await prime(f, hosts, ['10.0.0.8', '10.0.0.8']);
     const l1 = only(await leaseWhenReady(f, 8));
     await sleep(120); // fetching; the other host's retry falls inside the coming gap
-    const ended = await serverNow();
+    const ended = await serverNow(redis());
     await f.complete(l1, done(l1, { ip: '10.0.0.8', delayMs: 60_000 }));
     const l2 = only(await leaseWhenReady(f, 8));
     expect(l2.host).not.toBe(l1.host);
-    expect((await serverNow()) - ended).toBeGreaterThanOrEqual(gap);
+    expect((await serverNow(redis())) - ended).toBeGreaterThanOrEqual(gap);
   });
 
   it('leases hosts on different IPs together', async () => {
@@ -222,7 +198,7 @@ describe('extend()', () => {
     const host = 'extend.test';
     await f.enqueue(urls(host, 2));
     const l = only(await f.lease('a', 1));
-    const before = await serverNow();
+    const before = await serverNow(redis());
     expect(await f.extend(l, 1000)).toBe(true);
     const deadline = Number((await f.hostState(host)).fields.lease_deadline);
     expect(deadline).toBeGreaterThanOrEqual(before + 1000);
@@ -268,11 +244,11 @@ describe('operator changes during a lease', () => {
     await f.setHostPolicy(host, { gapMs: null, blocked: true });
     expect(await f.complete(l, { processed: 1, delayMs: 0, paceMs: 1 })).toBe(true);
     expect((await f.hostState(host)).queued).toBe(2);
-    expect(await readyScore(f, host)).toBeNull();
+    expect(await readyScore(redis(), f, host)).toBeNull();
     expect(await f.stats()).toMatchObject({ queuedUrls: 2, scheduledHosts: 0, openLeases: 0 });
     expect(await f.lease('a', 1)).toEqual([]);
     await f.setHostPolicy(host, { gapMs: null, blocked: false });
-    expect(await readyScore(f, host)).not.toBeNull();
+    expect(await readyScore(redis(), f, host)).not.toBeNull();
     expect(only(await f.lease('a', 1)).urls.map((u) => u.url.slice(-2))).toEqual(['p1', 'p2']);
   });
 
@@ -309,7 +285,9 @@ describe('seen set', () => {
     it(`has no false negatives (${seen ? 'exact set' : 'Bloom, default'})`, async () => {
       const f = make(seen ? { seen } : {});
       const hosts = hostsOnAllShards(f, 'fn');
-      const batch = Array.from({ length: 400 }, (_, i) => url(hosts[i % hosts.length]!, `u${i}`));
+      const batch = Array.from({ length: 400 }, (_, i) =>
+        testUrl(hosts[i % hosts.length]!, `u${i}`),
+      );
       expect((await f.enqueue(batch)).accepted).toBe(400);
       expect((await f.seenBatch(batch)).every(Boolean)).toBe(true);
       expect((await f.enqueue(batch)).accepted).toBe(0);
@@ -324,7 +302,7 @@ describe('seen set', () => {
       const prefix = uniquePrefix('seen-limits');
       prefixes.push(prefix);
       const f = new Frontier(own, { prefix, shards: 4 });
-      const many = Array.from({ length: 20_000 }, (_, i) => url('sitemap.test', `p${i}`));
+      const many = Array.from({ length: 20_000 }, (_, i) => testUrl('sitemap.test', `p${i}`));
       await expect(f.enqueue(many)).resolves.toEqual({ accepted: 20_000 });
       expect(await f.stats()).toMatchObject({ seenUrls: 20_000, queuedUrls: 20_000 });
     } finally {
