@@ -1,6 +1,6 @@
 import {
   hexValue,
-  isUnreserved,
+  normalizePercentWith,
   percentByte,
   percentCodePoint,
 } from '../url/normalize-percent-encoding';
@@ -35,30 +35,7 @@ const STRICT_CLEAN = /^[\x21-\x24\x26-\x7e]*$/;
  */
 export function toLooseForm(text: string): string {
   if (LOOSE_CLEAN.test(text)) return text;
-  let out = '';
-  for (let i = 0; i < text.length;) {
-    const code = text.charCodeAt(i);
-    if (code === 37 /* % */) {
-      const hi = i + 2 < text.length ? hexValue(text.charCodeAt(i + 1)) : -1;
-      const lo = hi >= 0 ? hexValue(text.charCodeAt(i + 2)) : -1;
-      if (lo >= 0) {
-        const byte = hi * 16 + lo;
-        out += isUnreserved(byte) ? String.fromCharCode(byte) : percentByte(byte);
-        i += 3;
-      } else {
-        out += '%25';
-        i += 1;
-      }
-    } else if (code < 128) {
-      out += LOOSE_KEEP[code] === true ? text[i] : percentByte(code);
-      i += 1;
-    } else {
-      const cp = text.codePointAt(i) ?? 0xfffd;
-      out += percentCodePoint(cp);
-      i += cp > 0xffff ? 2 : 1;
-    }
-  }
-  return out;
+  return normalizePercentWith(text, LOOSE_KEEP);
 }
 
 /**

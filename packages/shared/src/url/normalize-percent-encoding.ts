@@ -79,7 +79,15 @@ export function percentCodePoint(codePoint: number): string {
  */
 export function normalizePercentEncoding(input: string, component: UrlComponent): string {
   if (CLEAN[component].test(input)) return input;
-  const keep = KEEP[component];
+  return normalizePercentWith(input, KEEP[component]);
+}
+
+/**
+ * The percent-normalization every caller shares: `%xx` of an unreserved character decoded, other
+ * `%xx` uppercased, a stray `%` as `%25`, ASCII characters not in `keep` percent-encoded,
+ * non-ASCII encoded as UTF-8. `keep[c]` is true for ASCII codes written as they are.
+ */
+export function normalizePercentWith(input: string, keep: readonly boolean[]): string {
   let out = '';
   for (let i = 0; i < input.length;) {
     const code = input.charCodeAt(i);
