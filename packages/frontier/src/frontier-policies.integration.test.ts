@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leaseWhenReady, readyScore, serverNow, sleep, testUrl } from './testing/frontier-test-kit';
-import { connectRedis, type RedisClient } from '@crawler/shared/redis';
-import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/shared/testing';
-import { Frontier, type FrontierOptions } from './frontier';
+import {
+  frontierTestBed,
+  leaseWhenReady,
+  readyScore,
+  serverNow,
+  sleep,
+  testUrl,
+} from './testing/frontier-test-kit';
+import { Frontier } from './frontier';
 import type { EnqueueUrl, HostLease, LeasedUrl } from './types';
 
 /**
@@ -10,26 +15,9 @@ import type { EnqueueUrl, HostLease, LeasedUrl } from './types';
  * tiers, re-crawls. Part 2 (seen set, daily budgets, per-IP leases, extend, operator changes) is
  * frontier-seen-and-limits.integration.test.ts.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-let client: RedisClient | undefined;
-const prefixes: string[] = [];
-
-function redis(): RedisClient {
-  if (!client) throw new Error('not connected');
-  return client;
-}
-function make(opts: Partial<FrontierOptions> = {}): Frontier {
-  const prefix = uniquePrefix('policies');
-  prefixes.push(prefix);
-  return new Frontier(redis(), {
-    prefix,
-    shards: 4,
-    leaseMs: 60_000,
-    maxUrlsPerLease: 10,
-    defaultGapMs: 0,
-    ...opts,
-  });
-}
+const bed = frontierTestBed('policies');
+const redis = bed.redis;
+const make = bed.make;
 function only(leases: readonly HostLease[]): HostLease {
   expect(leases).toHaveLength(1);
   return leases[0]!;
@@ -41,14 +29,8 @@ function tiers(urls: readonly LeasedUrl[]): Record<string, number> {
   return out;
 }
 
-beforeAll(async () => {
-  client = await connectRedis(REDIS_URL);
-});
-afterAll(async () => {
-  if (!client) return;
-  for (const p of prefixes) await deleteKeysWithPrefix(client, p);
-  client.disconnect();
-});
+beforeAll(() => bed.open());
+afterAll(() => bed.close());
 
 describe('fail()', () => {
   it('retries the failed URL first, backs off exponentially (Retry-After wins), resets on success, dead-letters at the limit', async () => {

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leaseWhenReady, readyScore, serverNow, sleep, testUrl } from './testing/frontier-test-kit';
+import {
+  frontierTestBed,
+  leaseWhenReady,
+  readyScore,
+  serverNow,
+  sleep,
+  testUrl,
+} from './testing/frontier-test-kit';
 import { randomBytes } from 'node:crypto';
-import { connectRedis, type RedisClient } from '@crawler/shared/redis';
-import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/shared/testing';
+import { connectRedis } from '@crawler/shared/redis';
 import { Frontier, type FrontierOptions } from './frontier';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 import type { HostLease } from './types';
 
 /**
@@ -11,27 +19,10 @@ import type { HostLease } from './types';
  * budgets, per-IP leases, extend(), operator blocks and rate limits during a lease. Part 1 (fail,
  * dead letters, priority tiers, re-crawls) is frontier-policies.integration.test.ts.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DAY_MS = 86_400_000;
-let client: RedisClient | undefined;
-const prefixes: string[] = [];
-
-function redis(): RedisClient {
-  if (!client) throw new Error('not connected');
-  return client;
-}
-function make(opts: Partial<FrontierOptions> = {}): Frontier {
-  const prefix = uniquePrefix('seen-limits');
-  prefixes.push(prefix);
-  return new Frontier(redis(), {
-    prefix,
-    shards: 4,
-    leaseMs: 60_000,
-    maxUrlsPerLease: 10,
-    defaultGapMs: 0,
-    ...opts,
-  });
-}
+const bed = frontierTestBed('seen-limits');
+const redis = bed.redis;
+const make = bed.make;
 const urls = (host: string, n: number) =>
   Array.from({ length: n }, (_, i) => testUrl(host, `p${i}`));
 function only(leases: readonly HostLease[]): HostLease {
@@ -75,14 +66,8 @@ async function prime(f: Frontier, hosts: string[], ips: string[]): Promise<void>
   for (const l of first) await f.complete(l, done(l, { ip: ips[hosts.indexOf(l.host)]! }));
 }
 
-beforeAll(async () => {
-  client = await connectRedis(REDIS_URL);
-});
-afterAll(async () => {
-  if (!client) return;
-  for (const p of prefixes) await deleteKeysWithPrefix(client, p);
-  client.disconnect();
-});
+beforeAll(() => bed.open());
+afterAll(() => bed.close());
 
 describe('daily budget', () => {
   it('gives a host at most its budget today, then schedules it for the next UTC day', async () => {
@@ -299,8 +284,7 @@ describe('seen set', () => {
     // Its own connection: a failure here must not break the client the other tests share.
     const own = await connectRedis(REDIS_URL);
     try {
-      const prefix = uniquePrefix('seen-limits');
-      prefixes.push(prefix);
+      const prefix = bed.newPrefix();
       const f = new Frontier(own, { prefix, shards: 4 });
       const many = Array.from({ length: 20_000 }, (_, i) => testUrl('sitemap.test', `p${i}`));
       await expect(f.enqueue(many)).resolves.toEqual({ accepted: 20_000 });
@@ -339,8 +323,7 @@ describe('seen set', () => {
   });
 
   it('checkLayout() refuses another shard count or Bloom size under the same prefix', async () => {
-    const prefix = uniquePrefix('layout');
-    prefixes.push(prefix);
+    const prefix = bed.newPrefix();
     const at = (o: Partial<FrontierOptions>) => new Frontier(redis(), { prefix, shards: 4, ...o });
     await expect(at({}).checkLayout()).resolves.toBeUndefined();
     await expect(at({}).checkLayout()).resolves.toBeUndefined();

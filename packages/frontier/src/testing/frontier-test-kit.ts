@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { RedisClient } from '@crawler/shared/redis';
-import type { Frontier } from '../frontier';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import { uniquePrefix } from '@crawler/shared/testing';
+import { Frontier, type FrontierOptions } from '../frontier';
 import type { EnqueueUrl, HostLease } from '../types';
 
 /** Helpers shared by the frontier's integration tests. */
@@ -43,4 +44,47 @@ export async function leaseWhenReady(f: Frontier, max = 1, timeoutMs = 3000): Pr
     if (leases.length > 0 || Date.now() > end) return leases;
     await sleep(10);
   }
+}
+
+/**
+ * One test file's Redis connection and frontiers: `make()` builds a Frontier under a fresh key
+ * prefix (4 shards, 60 s leases, no gap unless overridden); `close()` deletes every prefix made.
+ * Call `open()` in beforeAll and `close()` in afterAll.
+ */
+export function frontierTestBed(label: string) {
+  let client: RedisClient | undefined;
+  const prefixes: string[] = [];
+  const redis = (): RedisClient => {
+    if (!client) throw new Error('not connected');
+    return client;
+  };
+  /** A fresh key prefix, deleted by close(). */
+  const newPrefix = (): string => {
+    const prefix = uniquePrefix(label);
+    prefixes.push(prefix);
+    return prefix;
+  };
+  return {
+    redis,
+    newPrefix,
+    make: (opts: Partial<FrontierOptions> = {}): Frontier => {
+      const prefix = newPrefix();
+      return new Frontier(redis(), {
+        prefix,
+        shards: 4,
+        leaseMs: 60_000,
+        maxUrlsPerLease: 10,
+        defaultGapMs: 0,
+        ...opts,
+      });
+    },
+    open: async (): Promise<void> => {
+      client = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    },
+    close: async (): Promise<void> => {
+      if (!client) return;
+      for (const p of prefixes) await deleteKeysWithPrefix(client, p);
+      client.disconnect();
+    },
+  };
 }
