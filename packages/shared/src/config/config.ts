@@ -113,11 +113,37 @@ export const envSchema = z.object({
   /** Body cap counted after decompression. */
   FETCH_MAX_BODY_BYTES: int(1024, 1_073_741_824).default(10 * 1024 * 1024),
   FETCH_MAX_REDIRECTS: int(0, 20).default(5),
+  /**
+   * Minimum transfer speed in bytes/s, averaged over FETCH_MIN_SPEED_WINDOW_MS once the body
+   * has started: a slower response is cut off as `too_slow` (0 = off).
+   */
+  FETCH_MIN_SPEED_BYTES_PER_S: int(0, 1_073_741_824).default(1024),
+  FETCH_MIN_SPEED_WINDOW_MS: int(100, 600_000).default(3000),
+  /** Minimum time a DNS answer is cached, whatever its TTL. */
+  DNS_MIN_TTL_MS: int(0, 86_400_000).default(300_000),
+  /** How long a failed lookup (NXDOMAIN, no address) is remembered. */
+  DNS_NEGATIVE_TTL_MS: int(0, 86_400_000).default(3_600_000),
+  /**
+   * Exact-duplicate detection: a body whose SHA-256 was already archived is stored as a WARC
+   * revisit pointing at the first capture.
+   */
+  DEDUPE_EXACT: bool.default(true),
+  /** Near-duplicate threshold: SimHash Hamming distance at most this is a near duplicate. */
+  DEDUPE_NEAR_DISTANCE: int(0, 3).default(3),
   /** robots.txt failures (5xx/unreachable) before a host's URLs are dead-lettered. */
   ROBOTS_MAX_FAILURES: int(1, 100).default(4),
   /** First retry delay after a failed robots.txt, doubled each time. */
   ROBOTS_RETRY_BASE_MS: int(100, 86_400_000).default(60_000),
   WARC_MAX_FILE_BYTES: int(1024 * 1024, 100 * 1024 * 1024 * 1024).default(1024 * 1024 * 1024),
+  /** S3-compatible storage for closed WARC files; unset keeps them in DATA_DIR/warc. */
+  S3_BUCKET: z.string().default(''),
+  /** Service URL for MinIO, Ceph…; unset means AWS S3 in S3_REGION. */
+  S3_ENDPOINT: z.string().default(''),
+  S3_REGION: z.string().default(''),
+  S3_ACCESS_KEY_ID: z.string().default(''),
+  S3_SECRET_ACCESS_KEY: z.string().default(''),
+  /** Keep a local copy of each WARC file after it reached S3. */
+  WARC_KEEP_LOCAL: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
