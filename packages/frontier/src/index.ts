@@ -1,6 +1,7 @@
 export { Frontier, FrontierDataError, type FrontierOptions } from './frontier';
 export { FrontierKeys, shardOf } from './keys';
 export type {
+  PriorCapture,
   DeadLetter,
   EnqueueUrl,
   FrontierStats,

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import type { LeasedUrl, UrlSource } from './types';
+import type { LeasedUrl, PriorCapture, UrlSource } from './types';
 
 /**
  * Queue entries are compact strings, `fp|attempts|depth|redirects|source|url` (the URL last, so
  * it may contain '|'); while leased they carry their tier in front: `tier|entry`. Compactness is
- * what keeps Redis memory per queued URL low.
+ * what keeps Redis memory per queued URL low. A re-crawl's prior capture rides after the source
+ * letter as `;` + base64url(JSON) — only re-crawl entries pay for it, and the Lua scripts, which
+ * read no further than the attempts, never look inside.
  */
 const SOURCE_CODE: Record<UrlSource, string> = {
   seed: 'S',
@@ -30,12 +32,43 @@ export function encodeEntry(e: {
   redirects?: number;
   source?: UrlSource;
   url: string;
+  prior?: PriorCapture | undefined;
 }): string {
-  return `${e.urlFp}|${e.attempts ?? 0}|${e.depth}|${e.redirects ?? 0}|${SOURCE_CODE[e.source ?? 'link']}|${e.url}`;
+  const prior = e.prior ? `;${Buffer.from(JSON.stringify(e.prior)).toString('base64url')}` : '';
+  return `${e.urlFp}|${e.attempts ?? 0}|${e.depth}|${e.redirects ?? 0}|${SOURCE_CODE[e.source ?? 'link']}${prior}|${e.url}`;
 }
 
-const taggedPattern = /^([0-3r])\|([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])\|(.+)$/s;
-const entryPattern = /^([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])\|(.+)$/s;
+const taggedPattern =
+  /^([0-3r])\|([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])(?:;([\w-]*))?\|(.+)$/s;
+const entryPattern = /^([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])(?:;([\w-]*))?\|(.+)$/s;
+
+const MAX_VALIDATOR = 1024;
+const priorSchema = z.strictObject({
+  etag: z.string().max(MAX_VALIDATOR).optional(),
+  lastModified: z.string().max(MAX_VALIDATOR).optional(),
+  recordId: z.string().max(200).optional(),
+  capturedAt: z.number().int().positive().optional(),
+  payloadDigest: z.string().max(200).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
+
+/** Decodes a prior capture; one that does not validate is dropped (the fetch is just unconditional). */
+function decodePrior(raw: string | undefined): { prior?: PriorCapture } {
+  if (!raw) return {};
+  try {
+    const parsed = priorSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString()));
+    return parsed.success ? { prior: stripUndefined(parsed.data) } : {};
+  } catch {
+    return {};
+  }
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
 
 /** Raised when Redis hands back something the frontier did not write. */
 export class FrontierDataError extends Error {
@@ -53,7 +86,8 @@ export function decodeTagged(raw: string): LeasedUrl {
     depth: Number(m[4]),
     redirects: Number(m[5]),
     source: CODE_SOURCE[m[6]!]!,
-    url: m[7]!,
+    url: m[8]!,
+    ...decodePrior(m[7]),
   };
 }
 
@@ -67,7 +101,8 @@ export function decodeEntry(raw: string): Omit<LeasedUrl, 'tier'> {
     depth: Number(m[3]),
     redirects: Number(m[4]),
     source: CODE_SOURCE[m[5]!]!,
-    url: m[6]!,
+    url: m[7]!,
+    ...decodePrior(m[6]),
   };
 }
 

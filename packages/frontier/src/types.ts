@@ -15,6 +15,25 @@ export interface EnqueueUrl {
   redirects?: number;
   /** `recrawl` bypasses the seen set (the URL is known) and goes to the host's re-crawl queue. */
   source?: UrlSource;
+  /** What the last capture left: validators for a conditional GET and the record to refer to. */
+  prior?: PriorCapture;
+}
+
+/**
+ * The previous capture of a URL, carried by its re-crawl entry: the validators make the fetch a
+ * conditional GET, and a 304 or an unchanged body becomes a WARC revisit referring to it.
+ */
+export interface PriorCapture {
+  etag?: string;
+  lastModified?: string;
+  /** WARC-Record-ID of the earlier response record, with angle brackets. */
+  recordId?: string;
+  /** When it was captured (epoch ms): WARC-Refers-To-Date. */
+  capturedAt?: number;
+  /** WARC-Payload-Digest of the earlier capture (`sha1:` base32). */
+  payloadDigest?: string;
+  /** SHA-256 (hex) of the earlier body: an identical body is "unchanged" even without a 304. */
+  sha256?: string;
 }
 
 export interface LeasedUrl {
@@ -27,6 +46,7 @@ export interface LeasedUrl {
   tier: '0' | '1' | '2' | '3' | 'r';
   /** Earlier failed attempts. */
   attempts: number;
+  prior?: PriorCapture;
 }
 
 /** One host handed to one agent for a while: fetch its URLs one at a time, spaced by gapMs. */
