@@ -1,9 +1,15 @@
 import type { Config } from '@crawler/shared/config';
 import type { Frontier } from '@crawler/frontier';
 import type { WarcWriter } from '@crawler/shared/warc';
+import type { WarcShipper } from '@crawler/shared/storage';
 import type { HttpClient } from './fetch/http-client';
 import type { RobotsCache } from './robots/robots-cache';
 import type { TelemetrySink } from './telemetry/telemetry-sink';
+import type { ContentIndex } from './dedupe/content-index';
+import type { PagePublisher } from './feed/page-publisher';
+import type { LivePolicies } from './policy/live-policies';
+import type { EnqueueBatcher } from './frontier/enqueue-batcher';
+import type { LoopLag } from './fetch/loop-lag';
 import type { ParsePool } from './parse/parse-pool';
 import type { Logger } from '@crawler/shared/log';
 
@@ -11,12 +17,24 @@ import type { Logger } from '@crawler/shared/log';
 export interface AgentResources {
   config: Config;
   frontier: Frontier;
+  /** Discovered links, enqueued in batches across pages. */
+  links: EnqueueBatcher;
   http: HttpClient;
+  /** The event loop's recent lag, taken off fetch times before the pacer's slow factor. */
+  lag: LoopLag;
   robots: RobotsCache;
   warc: WarcWriter;
+  /** Uploads each WARC file the writer closes to object storage. */
+  shipper: WarcShipper;
+  /** SHA-256 → first capture, shared by all agents: exact duplicates become WARC revisits. */
+  content: ContentIndex;
   telemetry: TelemetrySink;
+  /** The `pages.parsed` feed. */
+  pages: PagePublisher;
   /** HTML parsing off the event loop. */
   parsePool: ParsePool;
+  /** Host policies of the leases in hand, kept live by the frontier's policy channel. */
+  policies: LivePolicies;
   log: Logger;
   /** Counters for heartbeats and the summary. */
   counters: AgentCounters;

@@ -9,11 +9,19 @@ import { HttpClient } from './fetch/http-client';
 import { NetworkGuard } from './fetch/network-guard';
 import { HostResolver } from './fetch/resolve-host';
 import { processLease } from './lease/process-lease';
+import { LeaseRamp } from './lease/lease-ramp';
 import type { Logger } from '@crawler/shared/log';
 import { RobotsCache } from './robots/robots-cache';
 import { TelemetrySink } from './telemetry/telemetry-sink';
 import { AgentMetrics } from './metrics/agent-metrics';
 import { createParsePool } from './parse/parse-pool';
+import { ContentIndex } from './dedupe/content-index';
+import { LivePolicies } from './policy/live-policies';
+import { EnqueueBatcher } from './frontier/enqueue-batcher';
+import { LoopLag } from './fetch/loop-lag';
+import { PagePublisher } from './feed/page-publisher';
+import { objectTextStore } from './feed/object-text-store';
+import { objectStoreFromSettings, WarcShipper } from '@crawler/shared/storage';
 
 /** Key of the agents' heartbeat set (agent id → last beat, ms). */
 export function agentsKey(prefix: string): string {
@@ -56,9 +64,13 @@ export class CrawlAgent {
       firstByteTimeoutMs: config.FETCH_FIRST_BYTE_TIMEOUT_MS,
       totalTimeoutMs: config.FETCH_TOTAL_TIMEOUT_MS,
       maxBodyBytes: config.FETCH_MAX_BODY_BYTES,
-      resolver: new HostResolver(
-        config.CRAWLER_DNS_MAP ? { dnsMapFile: config.CRAWLER_DNS_MAP } : {},
-      ),
+      minSpeedBytesPerS: config.FETCH_MIN_SPEED_BYTES_PER_S,
+      minSpeedWindowMs: config.FETCH_MIN_SPEED_WINDOW_MS,
+      resolver: new HostResolver({
+        minTtlMs: config.DNS_MIN_TTL_MS,
+        negativeTtlMs: config.DNS_NEGATIVE_TTL_MS,
+        ...(config.CRAWLER_DNS_MAP ? { dnsMapFile: config.CRAWLER_DNS_MAP } : {}),
+      }),
       guard: new NetworkGuard(config.CRAWLER_NETWORK_ALLOW),
     });
     const robots = new RobotsCache(
@@ -68,11 +80,34 @@ export class CrawlAgent {
       config.CRAWLER_UA_TOKEN,
     );
     const day = new Date().toISOString().slice(0, 10);
+    const warcDir = opts.warcDir ?? join(config.DATA_DIR, 'warc');
+    const objects = objectStoreFromSettings({ ...config, dataDir: config.DATA_DIR });
+    // Closed WARC files go to object storage (a no-op for the local default, whose root is
+    // warcDir). Leftovers of an earlier run are queued before the writer opens its new file.
+    const shipper = new WarcShipper({
+      store: objects,
+      dir: warcDir,
+      keepLocal: config.WARC_KEEP_LOCAL,
+      onShipped: (e) =>
+        log.info({ key: e.key, bytes: e.bytes, attempts: e.attempts }, 'WARC shipped'),
+      onShipFailed: (e) =>
+        log.warn(
+          { err: e.error, key: e.key, attempts: e.attempts, retryInMs: e.retryInMs },
+          'WARC upload failed',
+        ),
+    });
+    const leftover = await shipper.shipPending({
+      filter: (key) => key.split('/')[2] === config.agentId,
+    });
+    if (leftover > 0) log.info({ files: leftover }, 'shipping WARC files left by an earlier run');
+    // A folder per run: an agent restarted on a fresh disk never reuses a file name in S3.
+    const run = new Date().toISOString().slice(11, 19).replaceAll(':', '');
     const warc = await WarcWriter.open({
-      dir: opts.warcDir ?? join(config.DATA_DIR, 'warc'),
-      prefix: `crawl/${day}/${config.agentId}`,
+      dir: warcDir,
+      prefix: `crawl/${day}/${config.agentId}/${run}-${process.pid}`,
       maxFileBytes: config.WARC_MAX_FILE_BYTES,
       software: 'open-crawler/0.1.0',
+      onFileClosed: shipper.onFileClosed,
     });
     // The agent is built after its metrics, which read its active leases through this holder.
     const holder: { agent?: CrawlAgent } = {};
@@ -82,6 +117,17 @@ export class CrawlAgent {
       config.REDIS_PREFIX,
       (err) => log.warn({ err }, 'telemetry write failed; will retry'),
       (row) => metrics.observe(row),
+    );
+    const pages = new PagePublisher(
+      redis,
+      {
+        prefix: config.REDIS_PREFIX,
+        partitions: config.FEED_PARTITIONS,
+        maxLen: config.FEED_MAX_LEN,
+        inlineTextBytes: config.FEED_INLINE_TEXT_BYTES,
+      },
+      objectTextStore(objects, join(config.DATA_DIR, 'tmp')),
+      (err) => log.warn({ err }, 'feed write failed; will retry'),
     );
     const counters: AgentCounters = {
       fetched: 0,
@@ -94,10 +140,16 @@ export class CrawlAgent {
       {
         config,
         frontier,
+        links: new EnqueueBatcher(frontier, (n) => (counters.linksEnqueued += n), log),
         http,
+        lag: new LoopLag(),
         robots,
         warc,
+        shipper,
+        content: new ContentIndex(redis, config.REDIS_PREFIX),
         telemetry,
+        pages,
+        policies: await LivePolicies.start(redis, frontier, log),
         log,
         counters,
         parsePool: createParsePool({
@@ -130,17 +182,23 @@ export class CrawlAgent {
     await this.loop;
     await Promise.allSettled(this.active.values());
     await this.r.parsePool.close();
-    await this.r.telemetry.flush();
+    await Promise.all([this.r.telemetry.flush(), this.r.pages.flush(), this.r.links.flush()]);
     await this.r.warc.close();
+    // Bounded: what is not uploaded by then stays local and ships at the next start.
+    const { unshipped } = await this.r.shipper.close(30_000);
+    if (unshipped.length > 0) this.r.log.warn({ unshipped }, 'WARC files left for the next start');
     await this.r.http.close();
+    await this.r.policies.close();
+    this.r.lag.stop();
     await this.redis.zrem(agentsKey(this.r.config.REDIS_PREFIX), this.r.config.agentId);
   }
 
   private async run(): Promise<void> {
     const max = this.r.config.AGENT_MAX_HOSTS;
+    const ramp = new LeaseRamp(this.r.config.AGENT_LEASE_RAMP_PER_S);
     let idleMs = 20;
     while (!this.stopping) {
-      const room = max - this.active.size;
+      const room = ramp.allow(max - this.active.size);
       let leases: HostLease[] = [];
       if (room > 0) {
         try {
@@ -149,6 +207,7 @@ export class CrawlAgent {
           this.r.log.error({ err }, 'lease failed; retrying');
         }
       }
+      ramp.took(leases.length);
       for (const lease of leases) this.track(lease);
       // Poll fast while work flows, slower when the frontier has nothing ready.
       idleMs = leases.length > 0 ? 20 : Math.min(idleMs * 2, 250);

@@ -10,6 +10,7 @@ import {
 } from './queue-entry';
 import { defineFrontierScripts, type FrontierCommands } from './scripts';
 import type {
+  HostPolicyNotice,
   DeadLetter,
   EnqueueUrl,
   FrontierStats,
@@ -448,7 +449,10 @@ export class Frontier {
     return n.reduce<number>((a, c) => a + Number(c), 0);
   }
 
-  /** Writes a host's policy into its shard; the next lease of the host uses it. */
+  /**
+   * Writes a host's policy into its shard (the next lease of the host uses it) and announces it
+   * on the policy channel, so agents working the host apply it before their next request.
+   */
   async setHostPolicy(
     host: string,
     policy: {
@@ -472,6 +476,12 @@ export class Frontier {
         policy.allowlisted ? '1' : '0',
       ),
     );
+    const live: HostPolicyNotice = {
+      host,
+      blocked: policy.blocked,
+      gapMs: policy.gapMs ?? this.o.defaultGapMs,
+    };
+    await this.redis.publish(this.keys.policyChannel(), JSON.stringify(live));
   }
 
   /** Counters summed over all shards (also reclaims expired leases). */
@@ -532,7 +542,7 @@ export class Frontier {
    * The host's live policy: blocked, and its gap in ms (the default when it has none). Agents read
    * it before every request, so a block or a rate change applies at once, even mid-lease.
    */
-  async hostPolicy(host: string): Promise<{ blocked: boolean; gapMs: number }> {
+  async hostPolicy(host: string): Promise<Omit<HostPolicyNotice, 'host'>> {
     const [blocked, gap] = await this.redis.hmget(
       this.keys.host(this.shardOf(host), host),
       'blocked',
@@ -556,6 +566,18 @@ export class Frontier {
         const e = decodeEntry(d.e);
         out.push({ host: d.h, reason: d.r, url: e.url, attempts: e.attempts, at: d.t });
       }
+    }
+    return out;
+  }
+
+  /** One host's dead letters (its shard's list, the first `scan` entries looked at). */
+  async deadLettersOfHost(host: string, scan = 1000): Promise<DeadLetter[]> {
+    const out: DeadLetter[] = [];
+    for (const row of await this.redis.lrange(this.keys.dead(this.shardOf(host)), 0, scan - 1)) {
+      const d = deadLetterSchema.parse(JSON.parse(row));
+      if (d.h !== host) continue;
+      const e = decodeEntry(d.e);
+      out.push({ host: d.h, reason: d.r, url: e.url, attempts: e.attempts, at: d.t });
     }
     return out;
   }

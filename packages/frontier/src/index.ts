@@ -2,6 +2,7 @@ export { Frontier, FrontierDataError, type FrontierOptions } from './frontier';
 export { FrontierKeys, shardOf } from './keys';
 export type {
   PriorCapture,
+  HostPolicyNotice,
   DeadLetter,
   EnqueueUrl,
   FrontierStats,

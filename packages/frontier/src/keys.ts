@@ -24,6 +24,18 @@ export class FrontierKeys {
   dead(shard: number): string {
     return `${this.shard(shard)}dead`;
   }
+  /** Pub/sub channel where policy changes are announced to agents (JSON HostPolicyNotice). */
+  policyChannel(): string {
+    return `${this.prefix}:policy`;
+  }
+  /** Re-crawl schedule of the shard's URLs: url_fp → when it is due (ms). */
+  recrawlDue(shard: number): string {
+    return `${this.shard(shard)}rc:due`;
+  }
+  /** What each scheduled URL's last capture left (url, interval, validators, record). */
+  recrawlMeta(shard: number): string {
+    return `${this.shard(shard)}rc:meta`;
+  }
   host(shard: number, host: string): string {
     return `${this.shard(shard)}h:${host}`;
   }

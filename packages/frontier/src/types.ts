@@ -114,3 +114,11 @@ export interface DeadLetter {
   attempts: number;
   at: number;
 }
+
+/** A host's live policy as agents apply it, and as announced on the policy channel. */
+export interface HostPolicyNotice {
+  host: string;
+  blocked: boolean;
+  /** The gap between requests, ms (the crawl default when the host has no rate limit). */
+  gapMs: number;
+}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
@@ -175,6 +176,66 @@ describe('HttpClient: hostile bodies', () => {
     expect(['truncated:time', 'total_timeout']).toContain(outcome);
     expect(elapsed).toBeGreaterThanOrEqual(900);
     expect(elapsed).toBeLessThan(3000);
+  });
+
+  it('cuts a body slower than the minimum speed (too_slow), plain or compressed', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    const server = await startServer((res, path) => {
+      const gzip = path === '/gz';
+      res.writeHead(200, {
+        'content-type': 'text/plain',
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      });
+      res.flushHeaders();
+      // 100 bytes every 250 ms = 400 B/s, under the 1 KiB/s floor. Gzipped random bytes do not
+      // inflate, so the body is slow both on the wire and decoded.
+      const body = gzip ? gzipSync(randomBytes(100_000)) : Buffer.alloc(100_000, 120);
+      let offset = 0;
+      const t = setInterval(() => res.write(body.subarray(offset, (offset += 100))), 250);
+      timers.push(t);
+      res.on('close', () => clearInterval(t));
+    });
+    const client = makeClient({ minSpeedBytesPerS: 1024, minSpeedWindowMs: 1000 });
+    for (const path of ['/plain', '/gz']) {
+      const res = await client.get(`${server.url}${path}`);
+      expect([path, res.truncated]).toEqual([path, 'slow']);
+      expect(res.fetchMs).toBeGreaterThanOrEqual(900);
+      expect(res.fetchMs).toBeLessThan(2500);
+    }
+    for (const t of timers) clearInterval(t);
+  });
+
+  it('does not call a body slow that arrives slowly on the wire but inflates fast', async () => {
+    const server = await startServer((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      res.flushHeaders();
+      // 100 wire bytes every 250 ms, each inflating to ~100 KB: the 1 MiB cap ends it, not speed.
+      const body = gzipSync(Buffer.alloc(5_000_000));
+      let offset = 0;
+      const t = setInterval(() => res.write(body.subarray(offset, (offset += 100))), 250);
+      res.on('close', () => clearInterval(t));
+    });
+    const client = makeClient({ minSpeedBytesPerS: 1024, minSpeedWindowMs: 1000 });
+    const res = await client.get(`${server.url}/inflates`);
+    expect(res.truncated).toBe('length');
+  });
+
+  it('keeps a body that is slow to start but fast enough once flowing', async () => {
+    const server = await startServer((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.flushHeaders();
+      let sent = 0;
+      const t = setInterval(() => {
+        res.write(Buffer.alloc(2000, 120));
+        if ((sent += 2000) >= 12_000) {
+          clearInterval(t);
+          res.end();
+        }
+      }, 200);
+    });
+    const client = makeClient({ minSpeedBytesPerS: 1024, minSpeedWindowMs: 500 });
+    const res = await client.get(`${server.url}/ok`);
+    expect([res.truncated, res.body.length]).toEqual([null, 12_000]);
   });
 
   it('reports a server that hangs up mid-body as truncated: disconnect', async () => {

@@ -15,6 +15,13 @@ export interface HttpClientOptions {
   totalTimeoutMs: number;
   /** Body cap counted after decompression (bytes). */
   maxBodyBytes: number;
+  /**
+   * Minimum transfer speed (bytes/s, wire or decoded, whichever is faster) over each window of
+   * `minSpeedWindowMs` once headers have arrived; a slower body is cut off with
+   * `truncated: 'slow'`. 0 turns the check off.
+   */
+  minSpeedBytesPerS?: number;
+  minSpeedWindowMs?: number;
   resolver: HostResolver;
   guard: NetworkGuard;
 }
@@ -30,7 +37,8 @@ export interface HttpResponse {
   body: Buffer;
   /** Original Content-Encoding, when the body was decoded. */
   contentEncoding: string | null;
-  truncated: 'length' | 'time' | 'disconnect' | null;
+  /** Why the body is incomplete: the cap, the overall deadline, the minimum speed, a hang-up. */
+  truncated: 'length' | 'time' | 'slow' | 'disconnect' | null;
   contentType: string;
   /** Request start to last body byte (ms). */
   fetchMs: number;
@@ -86,6 +94,11 @@ export class HttpClient {
       maxHeaderSize: 64 * 1024,
       connect: { lookup, timeout: opts.connectTimeoutMs },
     });
+  }
+
+  /** Starts DNS lookups for hosts about to be crawled (see HostResolver.prefetch). */
+  prefetchDns(hosts: Iterable<string>): void {
+    this.opts.resolver.prefetch(hosts);
   }
 
   /** The IP last connected for a host name, if any. */
@@ -153,11 +166,19 @@ export class HttpClient {
     const decoder = makeDecoder(encoding);
     const source: Readable = decoder ? pipeline(raw, decoder, () => undefined) : raw;
     const cap = this.opts.maxBodyBytes;
+    const speed = new SpeedFloor(this.opts.minSpeedBytesPerS ?? 0, this.opts.minSpeedWindowMs ?? 0);
+    // With a decoder in between, wire bytes are counted on the raw stream.
+    if (decoder && speed.enabled) raw.on('data', (c: Buffer) => speed.addWire(c.length));
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated: HttpResponse['truncated'] = null;
     try {
       for await (const chunk of source as AsyncIterable<Buffer>) {
+        speed.addDecoded(chunk.length);
+        if (speed.tooSlow()) {
+          truncated = 'slow';
+          break;
+        }
         if (size + chunk.length > cap) {
           chunks.push(chunk.subarray(0, cap - size));
           size = cap;
@@ -179,6 +200,46 @@ export class HttpClient {
   private rememberIp(host: string, ip: string): void {
     if (this.lastIp.size > 100_000) this.lastIp.clear();
     this.lastIp.set(host, ip);
+  }
+}
+
+/**
+ * curl's low-speed limit: over each window, at least `bytesPerS` on average, or the transfer is
+ * too slow. Both wire bytes and decoded bytes count, and the faster of the two decides: a
+ * trickle is slow in both, while a body that inflates slowly because the agent is busy (its
+ * decoder holds the socket back) is not the server's slowness. Checked as chunks arrive; a
+ * server that sends nothing at all is ended by the per-chunk body timeout instead.
+ */
+class SpeedFloor {
+  private windowStart = performance.now();
+  private wire = 0;
+  private decoded = 0;
+  readonly enabled: boolean;
+
+  constructor(
+    private readonly bytesPerS: number,
+    private readonly windowMs: number,
+  ) {
+    this.enabled = bytesPerS > 0 && windowMs > 0;
+  }
+
+  addWire(bytes: number): void {
+    this.wire += bytes;
+  }
+
+  addDecoded(bytes: number): void {
+    this.decoded += bytes;
+  }
+
+  tooSlow(): boolean {
+    if (!this.enabled) return false;
+    const elapsed = performance.now() - this.windowStart;
+    if (elapsed < this.windowMs) return false;
+    if ((Math.max(this.wire, this.decoded) * 1000) / elapsed < this.bytesPerS) return true;
+    this.windowStart += elapsed;
+    this.wire = 0;
+    this.decoded = 0;
+    return false;
   }
 }
 

@@ -26,17 +26,21 @@ interface CacheEntry {
  */
 export class HostResolver {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Lookups in flight, shared by everyone asking for the same host meanwhile. */
+  private readonly inflight = new Map<string, Promise<string[]>>();
   private readonly staticMap: Map<string, string>;
 
   private readonly minTtlMs: number;
   private readonly negativeTtlMs: number;
   private readonly maxEntries: number;
+  private readonly maxPrefetch: number;
 
   /**
    * @param opts.dnsMapFile JSON file host → IPv4 answered before DNS (test webs)
    * @param opts.minTtlMs shortest time an answer is kept (default 5 minutes)
    * @param opts.negativeTtlMs how long "no such host" is kept (default 1 hour)
    * @param opts.maxEntries cache size (default 100,000)
+   * @param opts.maxPrefetch lookups `prefetch` keeps in flight at most (default 64)
    */
   constructor(
     opts: {
@@ -44,8 +48,10 @@ export class HostResolver {
       minTtlMs?: number;
       negativeTtlMs?: number;
       maxEntries?: number;
+      maxPrefetch?: number;
     } = {},
   ) {
+    this.maxPrefetch = opts.maxPrefetch ?? 64;
     this.minTtlMs = opts.minTtlMs ?? 300_000;
     this.negativeTtlMs = opts.negativeTtlMs ?? 3_600_000;
     this.maxEntries = opts.maxEntries ?? 100_000;
@@ -58,12 +64,37 @@ export class HostResolver {
     if (isIP(bare)) return [bare];
     const fixed = this.staticMap.get(bare.toLowerCase());
     if (fixed) return [fixed];
-    const now = Date.now();
     const hit = this.cache.get(bare);
-    if (hit && hit.expiresAt > now) {
+    if (hit && hit.expiresAt > Date.now()) {
       if (hit.error) throw hit.error;
       return hit.ips;
     }
+    let pending = this.inflight.get(bare);
+    if (!pending) {
+      pending = this.lookup(bare).finally(() => this.inflight.delete(bare));
+      this.inflight.set(bare, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Starts lookups for hosts whose answer is not cached, so the first connection to a host
+   * discovered now finds its address ready; at most `maxPrefetch` lookups run at once, the
+   * rest are simply skipped (the fetch resolves them anyway). Failures are cached, not thrown.
+   */
+  prefetch(hosts: Iterable<string>): void {
+    const now = Date.now();
+    for (const host of hosts) {
+      if (this.inflight.size >= this.maxPrefetch) return;
+      const bare = host.replace(/^\[|\]$/g, '');
+      if (isIP(bare) || this.staticMap.has(bare.toLowerCase()) || this.inflight.has(bare)) continue;
+      if ((this.cache.get(bare)?.expiresAt ?? 0) > now) continue;
+      this.resolve(bare).catch(() => undefined);
+    }
+  }
+
+  private async lookup(bare: string): Promise<string[]> {
+    const now = Date.now();
     try {
       const records = await dns.resolve4(bare, { ttl: true });
       const ttl = Math.max(this.minTtlMs, Math.min(...records.map((r) => r.ttl * 1000)));

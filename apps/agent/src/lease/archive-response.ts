@@ -1,21 +1,117 @@
 import { createHash } from 'node:crypto';
+import type { PriorCapture } from '@crawler/frontier';
 import type { TelemetryRow } from '@crawler/shared/messages';
-import type { WarcLocation } from '@crawler/shared/warc';
+import type { HttpExchange, WarcLocation } from '@crawler/shared/warc';
 import type { AgentResources } from '../agent-resources';
 import type { HttpResponse } from '../fetch/http-client';
 
 export interface ArchivedResponse {
   location: WarcLocation;
+  /** SHA-256 (hex) of the body; for a 304, the prior capture's, if known. */
   contentHash: string;
+  recordType: 'response' | 'revisit';
+  /** Against the URL's prior capture; '' when there is no complete body to compare. */
+  change: TelemetryRow['change'];
+  /** URL of another capture this one duplicates exactly, or ''. */
+  duplicateOf: string;
 }
 
-/** Writes the exchange to WARC (response + request records) and hashes the body (SHA-256). */
+/**
+ * Writes a fetch to WARC, as little as it takes:
+ * - a 304 to a conditional GET → a `server-not-modified` revisit of the prior capture;
+ * - a complete 2xx body identical to the prior capture or, through the content index, to any
+ *   earlier capture → an `identical-payload-digest` revisit referring to it;
+ * - anything else → response + request records (and a new body goes into the content index).
+ */
 export async function archiveResponse(
   r: AgentResources,
   res: HttpResponse,
   fetchedAt: Date,
+  prior?: PriorCapture,
 ): Promise<ArchivedResponse> {
-  const location = await r.warc.writeExchange({
+  const exchange = toExchange(res, fetchedAt);
+  if (res.status === 304) {
+    // Refers-To what is known of the prior capture; no payload digest (the 304 carries none,
+    // and checkers such as warcio's reject one on this profile).
+    const location = await r.warc.writeRevisit(exchange, {
+      profile: 'server-not-modified',
+      original: {
+        url: res.url,
+        ...(prior?.recordId ? { recordId: prior.recordId } : {}),
+        ...(prior?.capturedAt ? { date: new Date(prior.capturedAt) } : {}),
+      },
+    });
+    return {
+      location,
+      contentHash: prior?.sha256 ?? '',
+      recordType: 'revisit',
+      change: 'unchanged',
+      duplicateOf: '',
+    };
+  }
+
+  const contentHash = createHash('sha256').update(res.body).digest('hex');
+  const complete = res.status >= 200 && res.status < 300 && !res.truncated && res.body.length > 0;
+  const change: TelemetryRow['change'] = !complete
+    ? ''
+    : !prior?.sha256
+      ? 'new'
+      : prior.sha256 === contentHash
+        ? 'unchanged'
+        : 'changed';
+  if (complete) {
+    const same =
+      change === 'unchanged' && prior?.recordId && prior.payloadDigest && prior.capturedAt
+        ? {
+            recordId: prior.recordId,
+            url: res.url,
+            date: new Date(prior.capturedAt),
+            payloadDigest: prior.payloadDigest,
+          }
+        : null;
+    const origin = same ? null : r.config.DEDUPE_EXACT ? await r.content.lookup(contentHash) : null;
+    const original = same
+      ? same
+      : origin
+        ? {
+            recordId: origin.recordId,
+            url: origin.url,
+            date: new Date(origin.capturedAt),
+            payloadDigest: origin.payloadDigest,
+          }
+        : null;
+    if (original) {
+      const location = await r.warc.writeRevisit(exchange, {
+        profile: 'identical-payload-digest',
+        original,
+      });
+      return {
+        location,
+        contentHash,
+        recordType: 'revisit',
+        change,
+        duplicateOf: original.url === res.url ? '' : original.url,
+      };
+    }
+  }
+
+  const location = await r.warc.writeExchange(exchange);
+  if (complete && r.config.DEDUPE_EXACT) {
+    await r.content.remember(contentHash, {
+      recordId: location.recordId,
+      capturedAt: fetchedAt.getTime(),
+      payloadDigest: location.payloadDigest,
+      url: res.url,
+      warcKey: location.key,
+      warcOffset: location.offset,
+      warcLength: location.length,
+    });
+  }
+  return { location, contentHash, recordType: 'response', change, duplicateOf: '' };
+}
+
+function toExchange(res: HttpResponse, fetchedAt: Date): HttpExchange {
+  return {
     url: res.url,
     fetchedAt,
     ...(res.ip ? { ip: res.ip } : {}),
@@ -28,9 +124,25 @@ export async function archiveResponse(
     // X-Crawler-Original-* headers, so the record stays self-consistent.
     responseHeaders: res.headers,
     body: res.body,
-    ...(res.truncated ? { truncated: res.truncated } : {}),
-  });
-  return { location, contentHash: createHash('sha256').update(res.body).digest('hex') };
+    // WARC-Truncated knows length, time and disconnect; a too-slow transfer was cut for time.
+    ...(res.truncated ? { truncated: res.truncated === 'slow' ? 'time' : res.truncated } : {}),
+  };
+}
+
+/** The telemetry code of a truncated body ('' when it is whole). */
+export function truncationCode(truncated: HttpResponse['truncated']): string {
+  switch (truncated) {
+    case 'length':
+      return 'too_large';
+    case 'time':
+      return 'total_timeout';
+    case 'slow':
+      return 'too_slow';
+    case 'disconnect':
+      return 'disconnect';
+    default:
+      return '';
+  }
 }
 
 /** A telemetry row for a fetch, with the fields every row shares filled in. */
@@ -56,6 +168,14 @@ export function telemetryRow(
     warc_offset: 0,
     warc_length: 0,
     redirect_to: '',
+    record_type: '',
+    record_id: '',
+    payload_digest: '',
+    etag: '',
+    last_modified: '',
+    change: '',
+    duplicate_of: '',
+    simhash: '',
     ...fields,
   };
 }
@@ -74,5 +194,19 @@ export function responseFields(
     warc_key: archived.location.key,
     warc_offset: archived.location.offset,
     warc_length: archived.location.length,
+    record_type: archived.recordType,
+    record_id: archived.location.recordId,
+    payload_digest: archived.location.payloadDigest,
+    etag: headerOf(res, 'etag').slice(0, 1024),
+    last_modified: headerOf(res, 'last-modified').slice(0, 1024),
+    change: archived.change,
+    duplicate_of: archived.duplicateOf,
+    error_code: truncationCode(res.truncated),
   };
+}
+
+function headerOf(res: HttpResponse, name: string): string {
+  for (const [k, v] of res.headers)
+    if (k.length === name.length && k.toLowerCase() === name) return v;
+  return '';
 }

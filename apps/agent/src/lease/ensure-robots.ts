@@ -37,15 +37,18 @@ export async function ensureRobots(
         telemetryRow(r, base, {
           ...responseFields(res, archived),
           redirect_to: target ?? '',
-          error_code: res.truncated === 'time' ? 'total_timeout' : '',
         }),
       );
       if (target) {
         url = target;
         continue;
       }
-      if (res.truncated === 'time' || res.truncated === 'disconnect')
-        return r.robots.record(origin, { error: res.truncated === 'time' ? 'timeout' : 'network' });
+      // A robots.txt cut short by time or a hang-up is "unreachable"; one over the cap is read
+      // as far as it goes (RFC 9309 allows a 500 KiB limit).
+      if (res.truncated && res.truncated !== 'length')
+        return r.robots.record(origin, {
+          error: res.truncated === 'disconnect' ? 'network' : 'timeout',
+        });
       const state = await r.robots.record(origin, {
         status: res.status,
         body: res.body.toString('utf8'),
@@ -82,7 +85,7 @@ async function enqueueSitemaps(r: AgentResources, urls: string[]): Promise<void>
         source: 'sitemap-file' as const,
       });
   }
-  if (entries.length > 0) r.counters.linksEnqueued += (await r.frontier.enqueue(entries)).accepted;
+  await r.links.add(entries);
 }
 
 function safeResolve(href: string, base: string): string | null {

@@ -5,15 +5,24 @@ import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
 import { parseRetryAfterMs } from '../fetch/parse-retry-after';
 import { enqueueSitemapEntries } from '../parse/enqueue-sitemap-entries';
-import { toExtractedPage } from '../parse/parse-page';
-import { ParsePoolError } from '../parse/parse-pool';
-import { discoverLinks } from '../parse/discover-links';
 import type { HostPacer } from './host-pacer';
-import { archiveResponse, responseFields, telemetryRow } from './archive-response';
+import {
+  archiveResponse,
+  responseFields,
+  telemetryRow,
+  type ArchivedResponse,
+} from './archive-response';
+import { conditionalHeaders } from './conditional-headers';
+import { followHtml } from './follow-html';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Statuses that mean "not now": the URL is retried later and the host backs off. */
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+/** A body to read links from: stored in full, or a duplicate of another URL (relative links differ). */
+function bodyIsNews(a: ArchivedResponse): boolean {
+  return a.recordType === 'response' || a.duplicateOf !== '';
+}
 
 /** What the lease should do after a fetch: go on, or stop here and retry the URL later. */
 export type FetchOutcome = { retry: null } | { retry: { error: string; retryAfterMs: number } };
@@ -35,7 +44,7 @@ export async function fetchAndRecord(
   const started = performance.now();
   let res;
   try {
-    res = await r.http.get(entry.url);
+    res = await r.http.get(entry.url, conditionalHeaders(entry.prior));
   } catch (err) {
     if (!(err instanceof FetchError)) throw err;
     pacer.done(performance.now() - started);
@@ -53,25 +62,20 @@ export async function fetchAndRecord(
   r.counters.bytes += res.body.length;
   if (res.status >= 500 || res.truncated) r.counters.errors++;
 
-  const archived = await archiveResponse(r, res, fetchedAt);
+  const archived = await archiveResponse(r, res, fetchedAt, entry.prior);
+  const fields = responseFields(res, archived);
   let redirectTo = '';
-  let errorCode =
-    res.truncated === 'length'
-      ? 'too_large'
-      : res.truncated === 'time'
-        ? 'total_timeout'
-        : res.truncated
-          ? 'disconnect'
-          : '';
+  let simhash = '';
+  let errorCode = fields.error_code ?? '';
 
-  if (res.status >= 300 && res.status < 400) {
+  if (res.status >= 300 && res.status < 400 && res.status !== 304) {
     const href = headerValue(res.headers, 'location');
     const n = href ? normalizeUrl(href, entry.url) : null;
     if (n?.ok) {
       redirectTo = n.url;
       if (entry.redirects + 1 > r.config.FETCH_MAX_REDIRECTS) errorCode = 'redirect_limit';
       else {
-        const { accepted } = await r.frontier.enqueue([
+        await r.links.add([
           {
             url: n.url,
             urlFp: urlFingerprint(n.url),
@@ -81,59 +85,38 @@ export async function fetchAndRecord(
             source: 'redirect',
           },
         ]);
-        r.counters.linksEnqueued += accepted;
+        r.http.prefetchDns([hostOf(n.url)]);
       }
     } else errorCode = 'bad_redirect';
+  } else if (!bodyIsNews(archived)) {
+    // Same URL, same body as its last capture (or a 304): its links are known already.
   } else if (res.status >= 200 && res.status < 300 && entry.source === 'sitemap-file') {
-    r.counters.linksEnqueued += await enqueueSitemapEntries(r, entry, res.body);
+    await enqueueSitemapEntries(r, entry, res.body);
   } else if (
     res.status >= 200 &&
     res.status < 300 &&
     HTML_TYPES.has(res.contentType) &&
     !res.truncated
   ) {
-    let page;
-    try {
-      // The body is copied, not moved: the telemetry row below still reads its length.
-      page = await r.parsePool.parse(
-        {
-          url: entry.url,
-          body: res.body,
-          contentType: headerValue(res.headers, 'content-type') ?? '',
-          xRobotsTag: res.headers
-            .filter(([k]) => k.toLowerCase() === 'x-robots-tag')
-            .map(([, v]) => v),
-          productToken: r.config.CRAWLER_UA_TOKEN,
-        },
-        { transfer: false },
-      );
-    } catch (err) {
-      if (!(err instanceof ParsePoolError)) throw err;
-      errorCode = `parse_${err.code}`;
-    }
-    const found = page
-      ? discoverLinks(entry.url, toExtractedPage(page), entry.depth, {
-          maxUrlLength: 2048,
-          maxPathSegments: 16,
-          maxDepth: r.config.CRAWLER_MAX_DEPTH,
-        })
-      : { urls: [] };
-    if (found.urls.length > 0)
-      r.counters.linksEnqueued += (await r.frontier.enqueue(found.urls)).accepted;
+    const html = await followHtml(r, host, entry, res, archived, fetchedAt);
+    if (html.errorCode) errorCode = html.errorCode;
+    simhash = html.simhash;
   }
 
   r.telemetry.push(
     telemetryRow(r, base, {
-      ...responseFields(res, archived),
+      ...fields,
       error_code: errorCode,
       redirect_to: redirectTo,
+      simhash,
     }),
   );
   if (RETRY_STATUSES.has(res.status)) {
     const retryAfterMs = parseRetryAfterMs(headerValue(res.headers, 'retry-after'), Date.now());
     return { retry: { error: `http_${res.status}`, retryAfterMs } };
   }
-  if (res.truncated === 'time') return { retry: { error: 'total_timeout', retryAfterMs: 0 } };
-  if (res.truncated === 'disconnect') return { retry: { error: 'disconnect', retryAfterMs: 0 } };
+  // A body cut short by time, speed or a hang-up is worth another try later (bounded by attempts).
+  if (res.truncated && res.truncated !== 'length')
+    return { retry: { error: errorCode, retryAfterMs: 0 } };
   return GO_ON;
 }

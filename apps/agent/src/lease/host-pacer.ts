@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
+ * Added to every gap. The agent counts a gap from when it saw a response end; a server under
+ * load may log that end a little later than it sent it, and must still see the full gap.
+ */
+const SAFETY_MARGIN_MS = 25;
+
+/**
  * Politeness within one host lease: requests go one at a time, and after each the host's next
  * turn is `end + max(configured gap, Crawl-delay, slowFactor × fetch time)`, the adaptive part
  * capped at maxAdaptiveGapMs so one trickling response cannot park a host for hours.
@@ -15,6 +21,8 @@ export class HostPacer {
     private crawlDelayMs = 0,
     private readonly slowFactor = 10,
     private readonly maxAdaptiveGapMs = 30_000,
+    /** The server's share of a measured fetch time (the agent's own lag taken off). */
+    private readonly serverShare: (measuredMs: number) => number = (ms) => ms,
   ) {
     this.gapMs = Math.max(baseGapMs, crawlDelayMs);
   }
@@ -41,13 +49,16 @@ export class HostPacer {
   /** Records the end of a request that took `fetchMs`. */
   done(fetchMs: number): void {
     this.lastEndMs = performance.now();
-    this.lastAdaptiveMs = Math.min(this.maxAdaptiveGapMs, this.slowFactor * fetchMs);
+    this.lastAdaptiveMs = Math.min(
+      this.maxAdaptiveGapMs,
+      this.slowFactor * this.serverShare(fetchMs),
+    );
     this.gapMs = Math.max(this.baseGapMs, this.crawlDelayMs, this.lastAdaptiveMs);
   }
 
   /** Time until the host's next turn (ms, ≥ 0). */
   remainingMs(): number {
-    return Math.max(0, this.lastEndMs + this.gapMs - performance.now());
+    return Math.max(0, this.lastEndMs + this.gapMs + SAFETY_MARGIN_MS - performance.now());
   }
 
   /** The host's current gap between requests (ms). */

@@ -1,27 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import type { TelemetryRow } from '@crawler/shared/messages';
+import { telemetryRowSchema, type TelemetryRow } from '@crawler/shared/messages';
 import { AgentMetrics } from './agent-metrics';
 import { serveMetrics } from './serve-metrics';
 
-const row = (over: Partial<TelemetryRow>): TelemetryRow => ({
-  url_fp: '0123456789abcdef',
-  url: 'http://a.test/',
-  host: 'a.test',
-  fetched_at: Date.now(),
-  status: 200,
-  error_code: '',
-  bytes: 1000,
-  fetch_ms: 120,
-  content_type: 'text/html',
-  content_hash: '',
-  depth: 0,
-  agent_id: 'a1',
-  warc_key: '',
-  warc_offset: 0,
-  warc_length: 0,
-  redirect_to: '',
-  ...over,
-});
+const row = (over: Partial<TelemetryRow>): TelemetryRow =>
+  telemetryRowSchema.parse({
+    url_fp: '0123456789abcdef',
+    url: 'http://a.test/',
+    host: 'a.test',
+    fetched_at: Date.now(),
+    status: 200,
+    error_code: '',
+    bytes: 1000,
+    fetch_ms: 120,
+    content_type: 'text/html',
+    content_hash: '',
+    depth: 0,
+    agent_id: 'a1',
+    warc_key: '',
+    warc_offset: 0,
+    warc_length: 0,
+    redirect_to: '',
+    ...over,
+  });
 
 describe('agent metrics', () => {
   it('derives counters from telemetry rows and serves them over HTTP', async () => {

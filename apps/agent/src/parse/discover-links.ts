@@ -3,8 +3,14 @@ import { checkTrapRules, type TrapLimits } from '@crawler/shared/traps';
 import type { EnqueueUrl } from '@crawler/frontier';
 import type { ExtractedPage } from './extracted-page';
 
+/** Out-links a feed message carries at most. */
+const MAX_OUTLINKS = 1000;
+
 export interface DiscoveredLinks {
+  /** What to enqueue: new to this page, allowed by the trap rules and page-level nofollow. */
   urls: EnqueueUrl[];
+  /** The page's out-links as the feed carries them: normalized, unique, in document order. */
+  outlinks: Array<{ url: string; nofollow: boolean }>;
   /** Links dropped, by reason (invalid, scheme, trap rule…). */
   dropped: Record<string, number>;
 }
@@ -22,7 +28,7 @@ export function discoverLinks(
 ): DiscoveredLinks {
   const dropped: Record<string, number> = {};
   const urls: EnqueueUrl[] = [];
-  if (page.nofollow) return { urls, dropped: { meta_nofollow: page.links.length } };
+  const outlinks: DiscoveredLinks['outlinks'] = [];
   const base = resolveBase(pageUrl, page.baseHref);
   const seen = new Set<string>();
   const childDepth = depth + 1;
@@ -32,15 +38,20 @@ export function discoverLinks(
       dropped[n.reason] = (dropped[n.reason] ?? 0) + 1;
       continue;
     }
+    const fp = urlFingerprint(n.url);
+    if (seen.has(fp)) continue;
+    seen.add(fp);
+    if (outlinks.length < MAX_OUTLINKS) outlinks.push({ url: n.url, nofollow: link.nofollow });
+    if (page.nofollow) {
+      dropped.meta_nofollow = (dropped.meta_nofollow ?? 0) + 1;
+      continue;
+    }
     const trap = checkTrapRules(n.url, childDepth, limits);
     if (trap) {
       dropped[trap] = (dropped[trap] ?? 0) + 1;
       continue;
     }
-    const fp = urlFingerprint(n.url);
-    if (seen.has(fp)) continue;
-    seen.add(fp);
     urls.push({ url: n.url, urlFp: fp, host: hostOf(n.url), depth: childDepth, source: 'link' });
   }
-  return { urls, dropped };
+  return { urls, outlinks, dropped };
 }

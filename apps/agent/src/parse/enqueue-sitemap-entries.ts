@@ -5,14 +5,14 @@ import type { AgentResources } from '../agent-resources';
 
 /**
  * A fetched sitemap document: an index's children go back to the frontier as sitemap documents;
- * a urlset's (or text sitemap's) pages are enqueued with a priority from their lastmod. Returns
- * how many URLs were new to the frontier. Malformed parts are skipped (the parser never throws).
+ * a urlset's (or text sitemap's) pages are enqueued with a priority from their lastmod.
+ * Malformed parts are skipped (the parser never throws).
  */
 export async function enqueueSitemapEntries(
   r: AgentResources,
   entry: LeasedUrl,
   body: Uint8Array,
-): Promise<number> {
+): Promise<void> {
   const parsed = await parseSitemap(body, {
     sitemapUrl: entry.url,
     scopeUrl: new URL('/robots.txt', entry.url).href,
@@ -47,5 +47,5 @@ export async function enqueueSitemapEntries(
       { url: entry.url, errors: parsed.errors.slice(0, 3), count: parsed.errorCount },
       'sitemap had problems',
     );
-  return urls.length > 0 ? (await r.frontier.enqueue(urls)).accepted : 0;
+  await r.links.add(urls);
 }

@@ -92,6 +92,11 @@ export const envSchema = z.object({
   FRONTIER_IP_GAP_MS: int(0, 3_600_000).default(0),
   /** Hosts one agent works on at once (each with at most one connection). */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),
+  /**
+   * New host leases an agent starts per second at most: a fresh agent ramps up instead of
+   * opening every host's connection and robots.txt fetch in the same second.
+   */
+  AGENT_LEASE_RAMP_PER_S: int(1, 1_000_000).default(200),
   /** Threads parsing HTML off the event loop (0 = cores − 1, at least 1). */
   AGENT_PARSE_THREADS: int(0, 64).default(0),
   /** Port of the agent's Prometheus /metrics endpoint (0 = off). */
@@ -144,8 +149,50 @@ export const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().default(''),
   /** Keep a local copy of each WARC file after it reached S3. */
   WARC_KEEP_LOCAL: bool.default(false),
+  /**
+   * Re-crawl model (BRIEF): after each fetch the URL's interval halves if the content changed and
+   * grows 1.5× if not, within [min, max]; a new URL starts at the initial interval.
+   */
+  RECRAWL_MIN_INTERVAL_MS: int(1000, 365 * 86_400_000).default(3_600_000),
+  RECRAWL_MAX_INTERVAL_MS: int(1000, 365 * 86_400_000).default(60 * 86_400_000),
+  RECRAWL_INITIAL_INTERVAL_MS: int(1000, 365 * 86_400_000).default(86_400_000),
+  /** How often the coordinator sweeps for due URLs (a BullMQ job scheduler; 0 = off). */
+  RECRAWL_SWEEP_EVERY_MS: int(0, 86_400_000).default(60_000),
+  /** Due URLs one sweep enqueues at most (the frontier's recrawl share paces them further). */
+  RECRAWL_SWEEP_MAX: int(1, 10_000_000).default(20_000),
+  /** Partitions (Redis streams) of the `pages.parsed` feed; fixed for the life of a crawl. */
+  FEED_PARTITIONS: int(1, 1024).default(8),
+  /** Entries each feed partition keeps at most (older ones are trimmed, read or not). */
+  FEED_MAX_LEN: int(1000, 100_000_000).default(100_000),
+  /** Longest page text carried inline in the feed (UTF-8 bytes); longer goes to object storage. */
+  FEED_INLINE_TEXT_BYTES: int(0, 16 * 1024 * 1024).default(64 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  // Control plane: authentication of the coordinator API.
+  /** First admin, created at coordinator start only while the users table is empty. */
+  ADMIN_EMAIL: z.email().optional(),
+  /** Password of ADMIN_EMAIL (both or neither); not read again once the admin exists. */
+  ADMIN_PASSWORD: z.string().min(8, 'at least 8 characters').max(1024).optional(),
+  /** An admin API token stored at start if no such token exists yet (automation, tests). */
+  ADMIN_TOKEN: z
+    .string()
+    .regex(/^crw_[A-Za-z0-9_-]{24,200}$/, 'crw_ followed by at least 24 base64url characters')
+    .optional(),
+  /** Mark the session cookie Secure (set it when the API is served over HTTPS). */
+  COOKIE_SECURE: bool.default(false),
+  /** Console sessions end this long after login. */
+  SESSION_TTL_MS: int(60_000, 90 * 86_400_000).default(12 * 3_600_000),
+  /** The CLI's API token (sent as `Authorization: Bearer`); unset: DATA_DIR/admin.json. */
+  CRAWLER_API_TOKEN: z.string().optional(),
 });
+
+/** Variables whose values never appear in error messages. */
+const SECRET_VARS = new Set([
+  'ADMIN_PASSWORD',
+  'ADMIN_TOKEN',
+  'CRAWLER_API_TOKEN',
+  'S3_SECRET_ACCESS_KEY',
+]);
 
 export type Config = z.infer<typeof envSchema> & { userAgent: string; agentId: string };
 
@@ -169,7 +216,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       parsed.error.issues.map((i) => {
         const name = String(i.path[0] ?? '?');
-        return `${name}=${JSON.stringify(cleaned[name] ?? '')}: ${i.message}`;
+        const value = SECRET_VARS.has(name) ? '***' : (cleaned[name] ?? '');
+        return `${name}=${JSON.stringify(value)}: ${i.message}`;
       }),
     );
   }

@@ -1,1 +1,7 @@
 export { telemetryRowSchema, type TelemetryRow, telemetryStreamKey } from './telemetry';
+export {
+  parsedPageSchema,
+  type ParsedPageMessage,
+  pagePartition,
+  pagesStreamKey,
+} from './parsed-page';

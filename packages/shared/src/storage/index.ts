@@ -2,7 +2,8 @@
  * Object storage for WARC files: a local folder by default, an S3-compatible bucket when
  * configured, behind one {@link ObjectStore} interface (upload a file, read a byte range, list,
  * test existence). Keys are the WarcWriter's file keys (`crawl/…/00000.warc.gz`), so a CDX row
- * (key, offset, length) reads one record back from either store.
+ * (key, offset, length) reads one record back from either store. A {@link WarcShipper} uploads
+ * each file the WarcWriter closes, retrying until it is stored.
  */
 export type {
   ObjectEntry,
@@ -21,3 +22,6 @@ export {
   MAX_KEY_BYTES,
   MAX_SEGMENT_BYTES,
 } from './object-key';
+export { WarcShipper } from './warc-shipper';
+export type { ShippedEvent, ShipFailedEvent, WarcShipperOptions } from './warc-shipper-options';
+export { SHIPPED_SUFFIX } from './shipped-marker';

@@ -126,6 +126,26 @@ export class LocalObjectStore implements ObjectStore {
     await syncPath(folder, 'r').catch(() => undefined);
   }
 
+  /**
+   * Whether the object `key` is the file at `path` itself (same device and inode), as when the
+   * WarcWriter writes straight into this store's root. Then uploading it changes nothing, and
+   * the file must not be removed as "shipped": it is the object.
+   */
+  async holds(key: string, path: string): Promise<boolean> {
+    validateKey(key);
+    const [object, file] = await Promise.all([
+      stat(this.pathOf(key), { bigint: true }).catch(() => null),
+      stat(path, { bigint: true }).catch(() => null),
+    ]);
+    return (
+      object !== null &&
+      file !== null &&
+      object.isFile() &&
+      object.dev === file.dev &&
+      object.ino === file.ino
+    );
+  }
+
   async readRange(key: string, offset: number, length: number): Promise<Uint8Array> {
     validateKey(key);
     validateRange(offset, length);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
-import { WARCRecord, WARCSerializer, WARC_1_1 } from 'warcio';
+import { WARCRecord, WARC_1_1 } from 'warcio';
 import {
   recordedRequestHeaders,
   recordedResponseHeaders,
   requestLine,
   responseStatusLine,
 } from './http-header-blocks';
+import { serializeRecord } from './serialize-record';
 import type { HttpExchange } from './types';
 import { sha1Digest } from './warc-digest';
 
@@ -14,14 +14,7 @@ import { sha1Digest } from './warc-digest';
 export interface GzipMember {
   bytes: Uint8Array;
   recordId: string;
-  payloadDigest: string;
-}
-
-/** What the earlier capture of an unchanged payload was. */
-export interface RevisitTarget {
-  recordId: string;
-  url: string;
-  date: Date;
+  /** WARC-Payload-Digest written (for a revisit, the original's), or `''` when none. */
   payloadDigest: string;
 }
 
@@ -33,58 +26,40 @@ export function newRecordId(): string {
   return `<urn:uuid:${randomUUID()}>`;
 }
 
-function exchangeWarcHeaders(ex: HttpExchange, recordId: string): Array<[string, string]> {
+/** WARC headers every record of an exchange starts with. */
+export function exchangeWarcHeaders(ex: HttpExchange, recordId: string): Array<[string, string]> {
   const headers: Array<[string, string]> = [['WARC-Record-ID', recordId]];
   if (ex.ip) headers.push(['WARC-IP-Address', ex.ip]);
   return headers;
 }
 
 /**
- * Serializes with warcio, gzip done by zlib (one member per record). The digests are set before
- * warcio sees the record, so it skips its own hashing (hash-wasm costs ~0.5 ms per 20 KB record;
- * node:crypto ~0.05 ms). The block digest covers exactly what warcio will write: its own
- * rendering of the HTTP header block plus the payload.
+ * The warcinfo record that opens every file. It carries a block digest but never a payload
+ * digest: WARC 1.1 defines no payload for warcinfo.
  */
-async function toGzipMember(
-  record: WARCRecord,
-  payload: Uint8Array,
-  gzipLevel: number,
-  withPayloadDigest: boolean,
-): Promise<{ bytes: Uint8Array; payloadDigest: string }> {
-  const headers = record.warcHeaders.headers;
-  let payloadDigest = '';
-  if (record.warcType !== 'warcinfo') {
-    const httpBlock = record.httpHeaders
-      ? encoder.encode(`${record.httpHeaders.toString()}\r\n`)
-      : EMPTY;
-    if (withPayloadDigest) {
-      payloadDigest = sha1Digest(payload);
-      headers.set('WARC-Payload-Digest', payloadDigest);
-    }
-    headers.set('WARC-Block-Digest', sha1Digest(httpBlock, payload));
-  }
-  const raw = await WARCSerializer.serialize(record, {
-    gzip: false,
-    digest: { algo: 'sha-1', prefix: 'sha1:', base32: true },
-  });
-  return { bytes: gzipSync(raw, { level: gzipLevel }), payloadDigest };
-}
-
-/** The warcinfo record that opens every file (no digests: WARC 1.1 forbids a payload digest here). */
 export async function buildWarcinfo(
   filename: string,
   info: { software: string; operator?: string },
   gzipLevel: number,
 ): Promise<Uint8Array> {
-  const fields: Record<string, string> = {
-    software: info.software,
-    format: 'WARC File Format 1.1',
-    conformsTo: 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
-    robots: 'obey',
-  };
-  if (info.operator) fields['operator'] = info.operator;
-  const record = WARCRecord.createWARCInfo({ filename, warcVersion: WARC_1_1 }, fields);
-  return (await toGzipMember(record, EMPTY, gzipLevel, false)).bytes;
+  const fields: Array<[string, string]> = [
+    ['software', info.software],
+    ['format', 'WARC File Format 1.1'],
+    [
+      'conformsTo',
+      'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+    ],
+    ['robots', 'obey'],
+  ];
+  if (info.operator) fields.push(['operator', info.operator]);
+  const block = encoder.encode(fields.map(([name, value]) => `${name}: ${value}\r\n`).join(''));
+  const record = WARCRecord.create({
+    type: 'warcinfo',
+    filename,
+    warcVersion: WARC_1_1,
+    warcHeaders: [['WARC-Record-ID', newRecordId()]],
+  });
+  return serializeRecord(record, block, null, gzipLevel);
 }
 
 /** Response and request records of one exchange, linked both ways by WARC-Concurrent-To. */
@@ -100,18 +75,15 @@ export async function buildExchange(
   const responseWarc = exchangeWarcHeaders(ex, responseId);
   responseWarc.push(['WARC-Concurrent-To', requestId]);
   if (ex.truncated) responseWarc.push(['WARC-Truncated', ex.truncated]);
-  const response = WARCRecord.create(
-    {
-      url: ex.url,
-      date,
-      type: 'response',
-      warcVersion: WARC_1_1,
-      warcHeaders: responseWarc,
-      statusline: responseStatusLine(ex.httpVersion, ex.status, ex.statusText),
-      httpHeaders: recordedResponseHeaders(ex.responseHeaders, ex.body.byteLength),
-    },
-    [ex.body],
-  );
+  const response = WARCRecord.create({
+    url: ex.url,
+    date,
+    type: 'response',
+    warcVersion: WARC_1_1,
+    warcHeaders: responseWarc,
+    statusline: responseStatusLine(ex.httpVersion, ex.status, ex.statusText),
+    httpHeaders: recordedResponseHeaders(ex.responseHeaders, ex.body.byteLength),
+  });
 
   const requestWarc = exchangeWarcHeaders(ex, requestId);
   requestWarc.push(['WARC-Concurrent-To', responseId]);
@@ -125,39 +97,12 @@ export async function buildExchange(
     httpHeaders: recordedRequestHeaders(ex.requestHeaders, url),
   });
 
+  const responseDigest = sha1Digest(ex.body);
+  const requestDigest = sha1Digest(EMPTY);
+  const responseBytes = serializeRecord(response, ex.body, responseDigest, gzipLevel);
+  const requestBytes = serializeRecord(request, EMPTY, requestDigest, gzipLevel);
   return {
-    response: { ...(await toGzipMember(response, ex.body, gzipLevel, true)), recordId: responseId },
-    request: { ...(await toGzipMember(request, EMPTY, gzipLevel, true)), recordId: requestId },
+    response: { bytes: responseBytes, recordId: responseId, payloadDigest: responseDigest },
+    request: { bytes: requestBytes, recordId: requestId, payloadDigest: requestDigest },
   };
-}
-
-/** A headers-only revisit record (profile identical-payload-digest) of an earlier capture. */
-export async function buildRevisit(
-  ex: HttpExchange,
-  original: RevisitTarget,
-  gzipLevel: number,
-): Promise<GzipMember> {
-  const recordId = newRecordId();
-  const warcHeaders = exchangeWarcHeaders(ex, recordId);
-  warcHeaders.push(
-    ['WARC-Refers-To', bracketed(original.recordId)],
-    ['WARC-Payload-Digest', original.payloadDigest],
-  );
-  const record = WARCRecord.create({
-    url: ex.url,
-    date: ex.fetchedAt.toISOString(),
-    type: 'revisit',
-    warcVersion: WARC_1_1,
-    warcHeaders,
-    refersToUrl: original.url,
-    refersToDate: original.date.toISOString(),
-    statusline: responseStatusLine(ex.httpVersion, ex.status, ex.statusText),
-    httpHeaders: recordedResponseHeaders(ex.responseHeaders, ex.body.byteLength),
-  });
-  const { bytes } = await toGzipMember(record, EMPTY, gzipLevel, false);
-  return { bytes, recordId, payloadDigest: original.payloadDigest };
-}
-
-function bracketed(recordId: string): string {
-  return recordId.startsWith('<') ? recordId : `<${recordId}>`;
 }

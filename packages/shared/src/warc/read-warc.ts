@@ -22,7 +22,7 @@ export async function* readWarcFile(
   try {
     for await (const record of parser) {
       const block = await record.readFully();
-      yield toReadRecord(record, block, parser.offset, parser.recordLength);
+      yield toReadRecord(record, block, path, parser.offset, parser.recordLength);
     }
   } finally {
     stream.destroy();
@@ -48,17 +48,41 @@ export async function readWarcRecordAt(
   } finally {
     await handle.close();
   }
-  const record = await WARCParser.parse([bytes], { keepHeadersCase: true, parseHttp: false });
-  if (!record) throw new WarcError('WARC_BAD_RECORD', `${path}: no WARC record at ${offset}`);
-  return toReadRecord(record, await record.readFully(), offset, length);
+  return parseWarcRecord(bytes, path, offset);
 }
 
+/**
+ * Parses the bytes of exactly one record (a gzip member or an uncompressed record) that were
+ * read at `offset` of `where` (a path or key, for messages). Throws WARC_BAD_RECORD when they
+ * hold no record.
+ */
+export async function parseWarcRecord(
+  bytes: Uint8Array,
+  where: string,
+  offset: number,
+): Promise<WarcReadRecord> {
+  let record: WARCRecord | null;
+  try {
+    record = await WARCParser.parse([bytes], { keepHeadersCase: true, parseHttp: false });
+  } catch (err) {
+    throw new WarcError('WARC_BAD_RECORD', `${where}: no WARC record at ${offset}`, { cause: err });
+  }
+  if (!record) throw new WarcError('WARC_BAD_RECORD', `${where}: no WARC record at ${offset}`);
+  return toReadRecord(record, await record.readFully(), where, offset, bytes.byteLength);
+}
+
+/** Our view of a parsed record; throws WARC_BAD_RECORD for bytes that were no WARC record. */
 function toReadRecord(
   record: WARCRecord,
   block: Uint8Array,
+  where: string,
   offset: number,
   length: number,
 ): WarcReadRecord {
+  // warcio reads any text as a header block; a record starts with its version line.
+  if (!record.warcHeaders.statusline.startsWith('WARC/')) {
+    throw new WarcError('WARC_BAD_RECORD', `${where}: no WARC record at ${offset}`);
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of record.warcHeaders.headers) {
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;

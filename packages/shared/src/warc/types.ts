@@ -19,6 +19,13 @@ export interface WarcWriterOptions {
    * level 1 ≈ 0.5 ms for ~5 % larger. The agent's whole budget is 2 ms/page.
    */
   gzipLevel?: number;
+  /**
+   * Called with each file's key and local path once the writer has flushed (fsync) and closed
+   * it: at rotation and at `close()`. Not awaited, so a slow upload never stalls writing; a throw
+   * or rejection is reported as a process warning (`WARC_FILE_CLOSED_HOOK_FAILED`) and writing
+   * goes on. `WarcShipper.onFileClosed` (storage module) fits here.
+   */
+  onFileClosed?: (key: string, path: string) => void | Promise<void>;
 }
 
 /** One HTTP request and its response, as the fetcher saw them. */
@@ -62,9 +69,38 @@ export interface WarcLocation {
   length: number;
   /** WARC-Record-ID, including the angle brackets: `<urn:uuid:…>`. */
   recordId: string;
-  /** WARC-Payload-Digest, `sha1:` + base32. For a revisit, the original's payload digest. */
+  /**
+   * WARC-Payload-Digest, `sha1:` + base32. For a revisit, the original's payload digest: `''`
+   * for a server-not-modified revisit whose original digest was not given.
+   */
   payloadDigest: string;
 }
+
+/** The earlier capture a revisit record refers to. */
+export interface EarlierCapture {
+  /** Its WARC-Record-ID, with or without angle brackets (WARC-Refers-To). */
+  recordId: string;
+  /** Its WARC-Target-URI (WARC-Refers-To-Target-URI). */
+  url: string;
+  /** Its WARC-Date (WARC-Refers-To-Date). */
+  date: Date;
+  /** Its WARC-Payload-Digest, e.g. `sha1:` + base32. */
+  payloadDigest: string;
+}
+
+/**
+ * What a revisit record says about the earlier capture, by WARC 1.1 revisit profile:
+ *
+ * - `identical-payload-digest`: the body was fetched again and its digest matched an earlier
+ *   capture. Everything about that capture is required: the digest is the record's
+ *   WARC-Payload-Digest, and the Refers-To fields let a replay tool find the payload.
+ * - `server-not-modified`: a conditional GET was answered 304. The record holds the 304's
+ *   headers as received. Whatever is known of the earlier capture is written (the caller may
+ *   only know its URL and date, or nothing); WARC-Payload-Digest only when its digest is given.
+ */
+export type Revisit =
+  | { profile: 'identical-payload-digest'; original: EarlierCapture }
+  | { profile: 'server-not-modified'; original?: Partial<EarlierCapture> };
 
 /** A record read back from a WARC file. */
 export interface WarcReadRecord {

@@ -6,6 +6,8 @@ export type WarcErrorCode =
   | 'WARC_WRITER_CLOSED'
   /** An append failed part-way; the file may end in a partial record, so the writer stops. */
   | 'WARC_WRITE_FAILED'
+  /** A revisit lacks what its profile needs (identical-payload-digest: the whole original). */
+  | 'WARC_BAD_REVISIT'
   /** The bytes at an offset are not one readable WARC record. */
   | 'WARC_BAD_RECORD';
 

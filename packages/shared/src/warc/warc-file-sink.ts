@@ -2,7 +2,11 @@ import { mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WarcError } from './warc-errors';
 
-const FILE_NAME = /^(\d{5,})\.warc\.gz$/;
+/**
+ * A WARC file, or a sidecar of one (`00003.warc.gz.shipped`): a shipper that removes uploaded
+ * files keeps their markers, so a restart never reuses a number whose object is in storage.
+ */
+const FILE_NAME = /^(\d{5,})\.warc\.gz(?:\.[^.]+)?$/;
 const MAX_NAME_ATTEMPTS = 100;
 
 /** File name of sequence number `seq`: `00042.warc.gz`. */
@@ -10,7 +14,7 @@ export function warcFileName(seq: number): string {
   return `${String(seq).padStart(5, '0')}.warc.gz`;
 }
 
-/** The next free sequence number in a folder: one past the highest existing file, else 0. */
+/** The next free sequence number in a folder: one past the highest file or sidecar, else 0. */
 async function nextFreeSeq(folder: string): Promise<number> {
   let highest = -1;
   for (const name of await readdir(folder)) {

@@ -278,10 +278,13 @@ describe('WarcWriter revisits', () => {
     const loc = await writer.writeRevisit(
       exchange(2, body, { url: 'https://example.com/page/1?q=1' }),
       {
-        recordId: original.recordId,
-        url: 'https://example.com/page/1?q=1',
-        date: origDate,
-        payloadDigest: original.payloadDigest,
+        profile: 'identical-payload-digest',
+        original: {
+          recordId: original.recordId,
+          url: 'https://example.com/page/1?q=1',
+          date: origDate,
+          payloadDigest: original.payloadDigest,
+        },
       },
     );
     await writer.close();

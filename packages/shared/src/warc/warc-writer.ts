@@ -1,12 +1,9 @@
+import { join } from 'node:path';
 import { z } from 'zod';
-import {
-  buildExchange,
-  buildRevisit,
-  buildWarcinfo,
-  type RevisitTarget,
-} from './build-warc-records';
+import { buildRevisit } from './build-revisit';
+import { buildExchange, buildWarcinfo } from './build-warc-records';
 import { SerialQueue } from './serial-queue';
-import type { HttpExchange, WarcLocation, WarcWriterOptions } from './types';
+import type { HttpExchange, Revisit, WarcLocation, WarcWriterOptions } from './types';
 import { WarcError } from './warc-errors';
 import { WarcFileSink, warcFileName } from './warc-file-sink';
 
@@ -27,6 +24,11 @@ const optionsSchema = z.strictObject({
   software: z.string().min(1),
   operator: z.string().optional(),
   gzipLevel: z.number().int().min(0).max(9).default(3),
+  onFileClosed: z
+    .custom<NonNullable<WarcWriterOptions['onFileClosed']>>((v) => typeof v === 'function', {
+      message: 'expected a function',
+    })
+    .optional(),
 });
 type ResolvedOptions = z.output<typeof optionsSchema>;
 
@@ -38,6 +40,7 @@ type ResolvedOptions = z.output<typeof optionsSchema>;
  * offsets never interleave.
  *
  * Durability: data reaches the OS on every write and the disk (fsync) at rotation and close.
+ * Then `onFileClosed` hears of the closed file (to ship it to object storage).
  */
 export class WarcWriter {
   private readonly queue = new SerialQueue();
@@ -70,8 +73,11 @@ export class WarcWriter {
   /** Writes a response and a request record (WARC-Concurrent-To links them); returns the response's location. */
   async writeExchange(ex: HttpExchange): Promise<WarcLocation> {
     this.assertWritable();
+    // Records are built (compressed on the thread pool) as soon as they are handed in, several at
+    // once; they are appended in call order.
+    const built = handled(buildExchange(ex, this.opts.gzipLevel));
     return this.queue.run(async () => {
-      const { response, request } = await buildExchange(ex, this.opts.gzipLevel);
+      const { response, request } = await built;
       const offset = await this.append([response.bytes, request.bytes]);
       return {
         key: this.sink.key,
@@ -84,21 +90,30 @@ export class WarcWriter {
   }
 
   /**
-   * Writes a headers-only revisit record (profile identical-payload-digest) pointing at an
-   * earlier capture through WARC-Refers-To, -Target-URI and -Date. `original.recordId` may be
-   * given with or without angle brackets. The location's payloadDigest is the original's.
+   * Writes a revisit record: the exchange's HTTP status line and headers, no payload, under a
+   * WARC 1.1 revisit profile (see {@link Revisit}):
+   *
+   * - `{ profile: 'identical-payload-digest', original }`: the body matched an earlier capture;
+   *   writes WARC-Payload-Digest and WARC-Refers-To, -Target-URI and -Date from `original`.
+   * - `{ profile: 'server-not-modified', original? }`: a conditional GET answered 304; writes
+   *   the Refers-To fields that `original` has, WARC-Payload-Digest only if it has a digest.
+   *
+   * `original.recordId` may be given with or without angle brackets. WARC-Truncated is written
+   * when `ex.truncated` is set. The location's payloadDigest is the original's (`''` if unknown).
+   * Throws WARC_BAD_REVISIT when the profile needs more than `original` has.
    */
-  async writeRevisit(ex: HttpExchange, original: RevisitTarget): Promise<WarcLocation> {
+  async writeRevisit(ex: HttpExchange, revisit: Revisit): Promise<WarcLocation> {
     this.assertWritable();
+    const built = handled(buildRevisit(ex, revisit, this.opts.gzipLevel));
     return this.queue.run(async () => {
-      const revisit = await buildRevisit(ex, original, this.opts.gzipLevel);
-      const offset = await this.append([revisit.bytes]);
+      const record = await built;
+      const offset = await this.append([record.bytes]);
       return {
         key: this.sink.key,
         offset,
-        length: revisit.bytes.byteLength,
-        recordId: revisit.recordId,
-        payloadDigest: revisit.payloadDigest,
+        length: record.bytes.byteLength,
+        recordId: record.recordId,
+        payloadDigest: record.payloadDigest,
       };
     });
   }
@@ -112,7 +127,10 @@ export class WarcWriter {
   async close(): Promise<void> {
     if (this.closed) return this.queue.run(async () => undefined);
     this.closed = true;
-    return this.queue.run(() => this.sink.close());
+    return this.queue.run(async () => {
+      await this.sink.close();
+      this.announceClosed(this.sink.key);
+    });
   }
 
   private assertWritable(): void {
@@ -141,8 +159,29 @@ export class WarcWriter {
   private async rotate(): Promise<void> {
     const previous = this.sink;
     await previous.close();
+    this.announceClosed(previous.key);
     this.sink = await WarcFileSink.openNext(this.opts.dir, this.opts.prefix, previous.seq + 1);
     await this.writeWarcinfo();
+  }
+
+  /**
+   * Tells `onFileClosed` about a file that is now fsynced and closed. The hook is not awaited
+   * (an upload must not stall the crawl) and its failure must not stop writing: a throw or
+   * rejection becomes a process warning.
+   */
+  private announceClosed(key: string): void {
+    const hook = this.opts.onFileClosed;
+    if (!hook) return;
+    const warn = (err: unknown) =>
+      process.emitWarning(
+        `WarcWriter onFileClosed failed for ${key}: ${err instanceof Error ? err.message : String(err)}`,
+        { code: 'WARC_FILE_CLOSED_HOOK_FAILED' },
+      );
+    try {
+      Promise.resolve(hook(key, join(this.opts.dir, key))).catch(warn);
+    } catch (err) {
+      warn(err);
+    }
   }
 
   private async writeWarcinfo(): Promise<void> {
@@ -156,4 +195,14 @@ export class WarcWriter {
     );
     await this.sink.append([info]);
   }
+}
+
+/**
+ * Marks a promise as handled now (it is awaited later, in the write queue), so a build that
+ * fails before its turn is not reported as an unhandled rejection; the awaiting caller still
+ * gets the error.
+ */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
