@@ -9,25 +9,34 @@ import type { Logger } from '@crawler/shared/log';
 import { connectRedis, type RedisClient } from '@crawler/shared/redis';
 import { createApiServer } from './api/http-server';
 import type { Services } from './api/services';
-import { HostPolicyRepository } from './db/host-policy-repository';
+import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { migrate } from './db/migrate';
-import { createDb, type Db } from './db/prisma';
-import { SeedRepository } from './db/seed-repository';
+import { createDb } from './db/prisma';
+import { Store } from './db/store';
 import { pushPolicy } from './hosts/host-policy';
+import { PagesIngest } from './feed/ingest-pages';
 import { enqueueSeeds } from './seeds/add-seeds';
 import { TelemetryIngest } from './telemetry/ingest-telemetry';
+import { RecrawlStore } from './recrawl/recrawl-store';
+import { RecrawlSweeper } from './recrawl/recrawl-sweeper';
 
 /**
- * The control plane: migrates Postgres, resyncs host policies and pending seeds into the
- * frontier, drains telemetry into ClickHouse and serves the API.
+ * The control plane: migrates Postgres, creates the first admin (ADMIN_EMAIL, ADMIN_TOKEN),
+ * resyncs host policies and pending seeds into the frontier, drains telemetry and the
+ * `pages.parsed` feed into ClickHouse, keeps the re-crawl schedule and sweeps due URLs back into
+ * the frontier, and serves the authenticated API.
  */
 export class Coordinator {
   private constructor(
     readonly services: Services,
-    private readonly db: Db,
     private readonly ingestRedis: RedisClient,
     readonly ingest: TelemetryIngest,
+    /** The `pages.parsed` feed into ClickHouse `pages` (on a connection of its own). */
+    readonly pagesIngest: PagesIngest,
+    private readonly feedRedis: RedisClient,
     private readonly server: Server,
+    /** Moves due URLs into the frontier (a BullMQ job scheduler); `sweep()` runs one now. */
+    readonly recrawlSweeper: RecrawlSweeper,
   ) {}
 
   static async start(
@@ -50,26 +59,32 @@ export class Coordinator {
           : { path: join(config.DATA_DIR, 'clickhouse') },
       ));
     await analytics.migrate();
-    const db = createDb(config.DATABASE_URL);
+    const store = new Store(createDb(config.DATABASE_URL));
+    await bootstrapAdmin(store, config, log);
     const frontier = await openFrontier(config, redis);
+    const recrawl = new RecrawlStore(redis, frontier, {
+      minMs: config.RECRAWL_MIN_INTERVAL_MS,
+      maxMs: config.RECRAWL_MAX_INTERVAL_MS,
+      initialMs: config.RECRAWL_INITIAL_INTERVAL_MS,
+    });
     const services: Services = {
       config,
       log,
       redis,
       frontier,
       analytics,
-      seeds: new SeedRepository(db),
-      policies: new HostPolicyRepository(db),
+      store,
       agentsKey: agentsKey(config.REDIS_PREFIX),
+      recrawl,
     };
     // Postgres is the record: bring the frontier in line with it (Redis may have been emptied).
-    for (const row of await services.policies.listAll()) await pushPolicy(frontier, row);
+    for (const row of await store.policies.listAll()) await pushPolicy(frontier, row);
     for (
-      let batch = await services.seeds.listNotEnqueued(5000);
+      let batch = await store.seeds.listNotEnqueued(5000);
       batch.length > 0;
-      batch = await services.seeds.listNotEnqueued(5000)
+      batch = await store.seeds.listNotEnqueued(5000)
     ) {
-      await enqueueSeeds(services, batch);
+      await enqueueSeeds({ seeds: store.seeds, frontier }, batch);
     }
     const ingest = new TelemetryIngest(
       ingestRedis,
@@ -77,14 +92,31 @@ export class Coordinator {
       config.REDIS_PREFIX,
       `coordinator-${process.pid}`,
       log,
+      // Every stored fetch updates its URL's re-crawl schedule (change model, validators).
+      async (rows) => void (await recrawl.observe(rows)),
     );
     await ingest.start();
+    const sweeper = new RecrawlSweeper(recrawl, frontier, config.RECRAWL_SWEEP_MAX, log);
+    if (config.RECRAWL_SWEEP_EVERY_MS > 0)
+      await sweeper.start(config.REDIS_URL, config.REDIS_PREFIX, config.RECRAWL_SWEEP_EVERY_MS);
+    const feedRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
+    const pagesIngest = new PagesIngest(
+      feedRedis,
+      analytics,
+      {
+        prefix: config.REDIS_PREFIX,
+        partitions: config.FEED_PARTITIONS,
+        consumer: `coordinator-${process.pid}`,
+      },
+      log,
+    );
+    await pagesIngest.start();
     const server = createApiServer(services);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.COORDINATOR_PORT, config.COORDINATOR_HOST, () => resolve());
     });
-    return new Coordinator(services, db, ingestRedis, ingest, server);
+    return new Coordinator(services, ingestRedis, ingest, pagesIngest, feedRedis, server, sweeper);
   }
 
   /** The URL the API listens on. */
@@ -96,10 +128,13 @@ export class Coordinator {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
+    await this.recrawlSweeper.stop();
     await this.ingest.stop();
+    await this.pagesIngest.stop();
     await this.services.analytics.close();
-    await this.db.$disconnect();
+    await this.services.store.disconnect();
     this.ingestRedis.disconnect();
+    this.feedRedis.disconnect();
     await this.services.redis.quit();
   }
 }

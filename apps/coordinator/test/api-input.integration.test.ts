@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import pg from 'pg';
 import type { FrontierStats } from '@crawler/frontier';
 import { createLogger } from '@crawler/shared/log';
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/shared/redis';
 import { Coordinator } from '../src/coordinator';
+import { httpCall } from './http-call';
 import { makeTestEnv, type TestEnv } from './test-env';
 
 // Input validation of the coordinator API against a real coordinator (Postgres, Redis, embedded
@@ -63,49 +63,20 @@ interface Reply<T> {
 
 /**
  * One HTTP call to the coordinator on a fresh connection (so that one call cannot leave a
- * kept-alive connection in a state that breaks the next); `body` as a string is sent as is.
+ * kept-alive connection in a state that breaks the next), as the admin; `body` as a string is
+ * sent as is, `contentType: null` sends none.
  */
 async function call<T = ErrorBody>(
   method: string,
   path: string,
   opts: { body?: string | object; contentType?: string | null } = {},
 ): Promise<Reply<T>> {
-  const headers: Record<string, string> = {};
-  const contentType = opts.contentType === undefined ? 'application/json' : opts.contentType;
-  if (contentType !== null && opts.body !== undefined) headers['content-type'] = contentType;
-  const body =
-    opts.body === undefined
-      ? undefined
-      : typeof opts.body === 'string'
-        ? opts.body
-        : JSON.stringify(opts.body);
-  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  return new Promise<Reply<T>>((resolve, reject) => {
-    let answered = false;
-    const req = httpRequest(
-      `${coordinator.url}${path}`,
-      { method, headers, agent: false },
-      (res) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          try {
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as T });
-          } catch {
-            reject(new Error(`HTTP ${res.statusCode}: not JSON: ${text.slice(0, 200)}`));
-          }
-        });
-      },
-    );
-    // The server may answer (413) and close before it has read the whole upload.
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    req.end(body);
+  const res = await httpCall<T>(coordinator.url, method, path, {
+    ...(opts.body !== undefined ? { body: opts.body } : {}),
+    ...(opts.contentType !== undefined ? { contentType: opts.contentType } : {}),
+    headers: env.auth,
   });
+  return { status: res.status, body: res.body };
 }
 
 interface Snapshot {
@@ -452,6 +423,7 @@ describe('rejected requests', () => {
       });
       socket.write(
         `POST /v1/seeds HTTP/1.1\r\nHost: coordinator\r\nContent-Type: application/json\r\n` +
+          `Authorization: ${env.auth.authorization}\r\n` +
           `Content-Length: ${Buffer.byteLength(OVER_2_MIB)}\r\n\r\n`,
       );
       socket.write(OVER_2_MIB);
@@ -595,7 +567,7 @@ describe('routing', () => {
     for (const [method, path] of [
       ['GET', '/v1/nothing'],
       ['GET', '/v2/stats'],
-      ['POST', '/v1/hosts'],
+      ['POST', '/v1/host'],
       ['GET', '/v1/hosts/a/b'],
     ] as const) {
       const res = await call(method, path);

@@ -16,7 +16,7 @@ let host: string;
 const put = (h: string, body: unknown) =>
   fetch(`${coordinator.url}/v1/hosts/${h}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...stack.env.auth },
     body: JSON.stringify(body),
   });
 const requestsTo = (h: string) =>
@@ -45,7 +45,7 @@ beforeAll(async () => {
   const seed = web.seeds.find((s) => s.includes(host))!;
   await fetch(`${coordinator.url}/v1/seeds`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...stack.env.auth },
     body: JSON.stringify({ urls: [seed] }),
   });
   agent.start();
@@ -68,7 +68,9 @@ describe('live host policies', () => {
     // Redis round trip; nothing after that.
     const after = requestsTo(host).filter((e) => e.startMs > blockedAt + 50);
     expect(after.map((e) => e.url)).toEqual([]);
-    const host_ = (await (await fetch(`${coordinator.url}/v1/hosts/${host}`)).json()) as {
+    const host_ = (await (
+      await fetch(`${coordinator.url}/v1/hosts/${host}`, { headers: stack.env.auth })
+    ).json()) as {
       policy: { blocked: boolean };
       queue_length: number;
     };

@@ -316,6 +316,10 @@ describe('schema.prisma and the SQL migrations agree', () => {
     name: string;
     table: string;
     fields: ModelField[];
+    /** `@@index([a, b])`: field names. */
+    indexes: string[][];
+    /** `@relation(fields: [x], references: [y], onDelete: …)`. */
+    relations: Array<{ field: string; model: string; references: string; onDelete: string }>;
   }
 
   /** Reads models from schema.prisma: table and column names (@@map/@map), types, nullability. */
@@ -326,11 +330,15 @@ describe('schema.prisma and the SQL migrations agree', () => {
       const name = m[1]!;
       let table = name;
       const fields: ModelField[] = [];
+      const indexes: string[][] = [];
+      const relations: Model['relations'] = [];
       for (const raw of m[2]!.split('\n')) {
         const line = raw.replace(/\/\/.*$/, '').trim();
         if (line === '') continue;
         const map = /^@@map\("([^"]+)"\)/.exec(line);
         if (map) table = map[1]!;
+        const index = /^@@index\(\[([^\]]+)\]/.exec(line);
+        if (index) indexes.push(index[1]!.split(',').map((x) => x.trim()));
         if (line.startsWith('@@')) continue;
         const f = /^(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
         if (!f) throw new Error(`cannot read field line of model ${name}: ${line}`);
@@ -342,6 +350,15 @@ describe('schema.prisma and the SQL migrations agree', () => {
           string | undefined,
           string,
         ];
+        const rel =
+          /@relation\(fields: \[(\w+)\], references: \[(\w+)\](?:, onDelete: (\w+))?/.exec(attrs);
+        if (rel)
+          relations.push({
+            field: rel[1]!,
+            model: type,
+            references: rel[2]!,
+            onDelete: rel[3] ?? 'Restrict',
+          });
         if (list || names.includes(type)) continue; // relation fields have no column
         fields.push({
           field,
@@ -353,7 +370,7 @@ describe('schema.prisma and the SQL migrations agree', () => {
           unique: /@unique\b/.test(attrs),
         });
       }
-      models.push({ name, table, fields });
+      models.push({ name, table, fields, indexes, relations });
     }
     return models;
   }
@@ -434,8 +451,16 @@ describe('schema.prisma and the SQL migrations agree', () => {
     return r.rows;
   }
 
-  it('reads the models seeds and host_policies from schema.prisma', () => {
-    expect(models.map((m) => m.table).sort()).toEqual(['host_policies', 'seeds']);
+  it('reads every model from schema.prisma', () => {
+    expect(models.map((m) => m.table).sort()).toEqual([
+      'api_tokens',
+      'audit_log',
+      'crawl_settings',
+      'host_policies',
+      'seeds',
+      'sessions',
+      'users',
+    ]);
     for (const m of models) expect(m.fields.length, m.name).toBeGreaterThan(2);
   });
 
@@ -466,6 +491,56 @@ describe('schema.prisma and the SQL migrations agree', () => {
         (c) => `${c.column_name}: ${c.data_type} ${c.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}`,
       );
       expect(actual.sort(), model.table).toEqual(expected.sort());
+    }
+  });
+
+  it('indexes match @@index, and foreign keys match @relation', async () => {
+    const columnOf = (m: Model, field: string) =>
+      m.fields.find((f) => f.field === field)?.column ?? `?${field}`;
+    const onDelete: Record<string, string> = {
+      a: 'NoAction',
+      r: 'Restrict',
+      c: 'Cascade',
+      n: 'SetNull',
+      d: 'SetDefault',
+    };
+    for (const model of models) {
+      const idx = await db.query<{ cols: string }>(
+        `SELECT string_agg(a.attname, ',' ORDER BY k.ord) AS cols
+           FROM pg_index x
+           JOIN pg_class t ON t.oid = x.indrelid
+           CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, ord)
+           JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
+          WHERE t.relname = $1 AND NOT x.indisunique
+          GROUP BY x.indexrelid ORDER BY 1`,
+        [model.table],
+      );
+      const expectedIdx = model.indexes.map((cols) =>
+        cols.map((f) => columnOf(model, f)).join(','),
+      );
+      expect(
+        idx.rows.map((r) => r.cols),
+        `${model.table} indexes`,
+      ).toEqual(expectedIdx.sort());
+
+      const fks = await db.query<{ fk: string }>(
+        `SELECT a.attname || ' -> ' || ft.relname || '.' || fa.attname || ' ' || c.confdeltype::text AS fk
+           FROM pg_constraint c
+           JOIN pg_class t ON t.oid = c.conrelid
+           JOIN pg_class ft ON ft.oid = c.confrelid
+           JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+           JOIN pg_attribute fa ON fa.attrelid = c.confrelid AND fa.attnum = c.confkey[1]
+          WHERE c.contype = 'f' AND t.relname = $1 ORDER BY 1`,
+        [model.table],
+      );
+      const expectedFks = model.relations.map((r) => {
+        const target = models.find((m) => m.name === r.model)!;
+        return `${columnOf(model, r.field)} -> ${target.table}.${columnOf(target, r.references)} ${r.onDelete}`;
+      });
+      expect(
+        fks.rows.map((r) => r.fk.replace(/ (\w)$/, (_m, c: string) => ` ${onDelete[c] ?? c}`)),
+        `${model.table} foreign keys`,
+      ).toEqual(expectedFks.sort());
     }
   });
 

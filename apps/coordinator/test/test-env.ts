@@ -8,11 +8,15 @@ import { dropDatabase } from '../src/db/migrate';
 
 /**
  * A private environment for one integration test file: its own Postgres database, Redis key
- * prefix and data folder, all removed by `cleanup()`.
+ * prefix and data folder, all removed by `cleanup()`. The coordinator creates an admin
+ * (ADMIN_EMAIL / ADMIN_PASSWORD) and stores ADMIN_TOKEN as an admin API token at start.
  */
 export interface TestEnv {
   config: Config;
   dataDir: string;
+  admin: { email: string; password: string; token: string };
+  /** `Authorization: Bearer <admin token>`, to spread into request headers. */
+  auth: { authorization: string };
   cleanup(): Promise<void>;
 }
 
@@ -22,6 +26,11 @@ export function makeTestEnv(overrides: Record<string, string> = {}): TestEnv {
   const base = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   const u = new URL(base);
   u.pathname = `/${db}`;
+  const admin = {
+    email: 'admin@test.local',
+    password: randomBytes(12).toString('base64url'),
+    token: `crw_${randomBytes(32).toString('base64url')}`,
+  };
   const config = loadConfig({
     DATABASE_URL: u.toString(),
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -30,11 +39,16 @@ export function makeTestEnv(overrides: Record<string, string> = {}): TestEnv {
     COORDINATOR_PORT: '0',
     FRONTIER_SHARDS: '16',
     LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    ADMIN_TOKEN: admin.token,
     ...overrides,
   });
   return {
     config,
     dataDir,
+    admin,
+    auth: { authorization: `Bearer ${admin.token}` },
     async cleanup() {
       await dropDatabase(config.DATABASE_URL);
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,28 +1,49 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { authenticate } from '../auth/authenticate';
+import type { Caller, RequestInfo } from '../auth/caller';
+import { send, sendError } from './http-io';
+import { requestInfo } from './request-info';
+import { handleRest } from './rest';
+import { restRoutes } from './rest-routes';
 import { appRouter } from './router';
-import { handleRest, send, sendError } from './rest';
 import type { Services } from './services';
+import type { Context } from './trpc';
 
-/** The coordinator's HTTP API: REST under /v1, tRPC under /trpc, health at /healthz. */
+/**
+ * The coordinator's HTTP API: REST under /v1, tRPC under /trpc, health at /healthz. Everything
+ * but /healthz and login needs credentials (see auth/authenticate.ts).
+ */
 export function createApiServer(services: Services): Server {
+  const requests = new WeakMap<IncomingMessage, RequestInfo>();
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
-    createContext: () => ({ services }),
+    createContext: ({ req }): Context => {
+      const request = requests.get(req)!;
+      let caller: Promise<Caller | null> | undefined;
+      return {
+        services,
+        request,
+        // Once per HTTP request, even for a batch of procedures.
+        authenticate: () => (caller ??= authenticate(services.store, req.headers)),
+      };
+    },
     maxBodySize: 2 * 1024 * 1024,
   });
   return createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/healthz') return send(res, 200, { ok: true });
+    const request = requestInfo(req, res);
+    requests.set(req, request);
     if (path.startsWith('/trpc/')) return void trpc(req, res);
-    handleRest(services, req, res, path)
+    handleRest(services, restRoutes, req, res, path, request)
       .then((handled) => {
         if (!handled)
           send(res, 404, {
             error: { code: 'NOT_FOUND', message: `no route ${req.method ?? ''} ${path}` },
           });
       })
-      .catch((err: unknown) => sendError(services, res, err));
+      .catch((err: unknown) => sendError(services, req, res, err));
   });
 }

@@ -1,92 +1,117 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ZodError } from 'zod';
-import { addSeeds } from '../seeds/add-seeds';
-import { getHost, setHostPolicy } from '../hosts/host-policy';
-import { getStats } from '../stats/get-stats';
-import { listDeadLetters, requeueDeadLetters } from '../dead-letters/dead-letters';
+import type { z } from 'zod';
+import { authenticate } from '../auth/authenticate';
+import type { CallContext, Caller, RequestInfo } from '../auth/caller';
+import { assertNotCrossSite, isSafeMethod } from '../auth/csrf';
+import { requireRole, type Role } from '../auth/roles';
 import { AppError } from './app-error';
-import { hostDeps } from './router';
+import { readJson, send, sendError, MAX_BODY_BYTES } from './http-io';
 import type { Services } from './services';
 
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
-
-type Handler = (
-  s: Services,
-  params: Record<string, string>,
-  body: unknown,
+/** What a REST handler receives. */
+export interface RouteArgs<C extends Caller | null> {
+  s: Services;
+  params: Record<string, string>;
+  body: unknown;
   /** Query-string parameters (validated by the handler's schema like a body). */
-  query: Record<string, string>,
+  query: Record<string, string>;
+  request: RequestInfo;
+  /** Null only on public routes. */
+  caller: C;
+}
+type Handler<C extends Caller | null> = (
+  a: RouteArgs<C>,
 ) => Promise<{ status?: number; body: unknown }>;
-interface Route {
+
+export interface Route {
   method: string;
+  path: string;
   pattern: RegExp;
   keys: string[];
-  handler: Handler;
-  hasBody: boolean;
+  /** The least role that may call it, or 'public' (login, logout). */
+  access: Role | 'public';
+  /** Largest JSON body read, or false for routes without a body. */
+  maxBodyBytes: number | false;
+  handler: Handler<Caller | null>;
+  /** The zod schemas of the route, for the OpenAPI document (api/openapi/build-openapi.ts). */
+  schemas: RouteSchemas;
 }
 
-const routes: Route[] = [
-  route('GET', '/v1/stats', async (s) => ({ body: await getStats(s) })),
-  route('GET', '/v1/dead-letters', async (s, _p, _b, query) => ({
-    body: await listDeadLetters(s, query),
-  })),
-  route(
-    'POST',
-    '/v1/dead-letters/requeue',
-    async (s, _p, body) => ({ body: await requeueDeadLetters(s, body) }),
-    true,
-  ),
-  route(
-    'POST',
-    '/v1/seeds',
-    async (s, _p, body) => {
-      const out = await addSeeds(s, body as never, 'api');
-      // Invalid entries make the call a 400 that names each of them; the valid ones are applied.
-      return {
-        status: out.rejected.length > 0 ? 400 : 200,
-        body:
-          out.rejected.length > 0
-            ? {
-                error: {
-                  code: 'BAD_REQUEST',
-                  message: `${out.rejected.length} of the URLs are invalid; the ${out.valid} valid ones were accepted`,
-                },
-                ...out,
-              }
-            : out,
-      };
-    },
-    true,
-  ),
-  route('GET', '/v1/hosts/:host', async (s, p) => ({
-    body: await getHost(hostDeps(s), p.host ?? ''),
-  })),
-  route(
-    'PUT',
-    '/v1/hosts/:host',
-    async (s, p, body) => ({ body: await setHostPolicy(hostDeps(s), p.host ?? '', body as never) }),
-    true,
-  ),
-];
+/** What the OpenAPI document says about a route; the handler validates with the same schemas. */
+export interface RouteSchemas {
+  summary?: string;
+  /** The JSON body. */
+  input?: z.ZodType;
+  /** The query string (an object schema; each property is one parameter). */
+  query?: z.ZodType;
+  /** The 200 answer. */
+  output?: z.ZodType;
+}
 
-function route(method: string, path: string, handler: Handler, hasBody = false): Route {
+interface RouteOptions extends RouteSchemas {
+  /** Read a JSON body of at most this many bytes (true: the default limit). */
+  body?: boolean | number;
+}
+
+function makeRoute(
+  method: string,
+  path: string,
+  access: Role | 'public',
+  handler: Handler<Caller | null>,
+  opts: RouteOptions,
+): Route {
   const keys: string[] = [];
   const pattern = new RegExp(
     `^${path.replace(/:(\w+)/g, (_m, k: string) => (keys.push(k), '([^/]+)'))}$`,
   );
-  return { method, pattern, keys, handler, hasBody };
+  const maxBodyBytes =
+    opts.body === true ? MAX_BODY_BYTES : typeof opts.body === 'number' ? opts.body : false;
+  const { body: _body, ...schemas } = opts;
+  return { method, path, pattern, keys, access, maxBodyBytes, handler, schemas };
 }
 
-/** Serves REST /v1. Returns false when no route matches the path. */
+/** A route for authenticated callers with at least `role`. */
+export function route(
+  method: string,
+  path: string,
+  role: Role,
+  handler: Handler<Caller>,
+  opts: RouteOptions = {},
+): Route {
+  return makeRoute(method, path, role, (a) => handler({ ...a, caller: a.caller! }), opts);
+}
+
+/** A route anyone may call (the handler authenticates itself if it cares). */
+export function publicRoute(
+  method: string,
+  path: string,
+  handler: Handler<null>,
+  opts: RouteOptions = {},
+): Route {
+  return makeRoute(method, path, 'public', (a) => handler({ ...a, caller: null }), opts);
+}
+
+/** The caller and request of an authenticated route, as audited services take them. */
+export function callOf(a: RouteArgs<Caller>): CallContext {
+  return { caller: a.caller, request: a.request };
+}
+
+/**
+ * Serves REST /v1. Returns false when no route matches the path. Order of checks: route and
+ * method (404/405), credentials (401), cross-site cookie use (403), role (403), body (400/413),
+ * so an anonymous caller never gets its body read.
+ */
 export async function handleRest(
   s: Services,
+  routes: Route[],
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
+  request: RequestInfo,
 ): Promise<boolean> {
   const matching = routes.filter((r) => r.pattern.test(path));
   if (matching.length === 0) return false;
-  const r = matching.find((m) => m.method === req.method);
+  const r = matching.find((m) => m.method === request.method);
   if (!r) {
     send(res, 405, {
       error: {
@@ -98,15 +123,29 @@ export async function handleRest(
   }
   const m = r.pattern.exec(path)!;
   try {
+    let caller: Caller | null = null;
+    if (r.access !== 'public') {
+      caller = await authenticate(s.store, req.headers);
+      if (!caller)
+        throw new AppError(
+          'UNAUTHENTICATED',
+          'send Authorization: Bearer <API token>, or log in (POST /v1/auth/login) for a session cookie',
+        );
+    }
+    // Browsers cannot add an Authorization header cross-site without a CORS preflight.
+    if (!isSafeMethod(request.method) && request.headers.authorization === undefined)
+      assertNotCrossSite(request);
+    if (caller && r.access !== 'public')
+      requireRole(caller.role, r.access, `${r.method} ${r.path}`);
     const params = Object.fromEntries(
       r.keys.map((k, i) => [k, decodePathParam(k, m[i + 1] ?? '')]),
     );
-    const body = r.hasBody ? await readJson(req) : undefined;
+    const body = r.maxBodyBytes !== false ? await readJson(req, r.maxBodyBytes) : undefined;
     const query = Object.fromEntries(new URL(req.url ?? '/', 'http://api').searchParams);
-    const out = await r.handler(s, params, body, query);
+    const out = await r.handler({ s, params, body, query, request, caller });
     send(res, out.status ?? 200, out.body);
   } catch (err) {
-    sendError(s, res, err);
+    sendError(s, req, res, err);
   }
   return true;
 }
@@ -117,69 +156,4 @@ function decodePathParam(name: string, raw: string): string {
   } catch {
     throw new AppError('BAD_REQUEST', `${name}: "${raw}" has a malformed percent-escape`);
   }
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-    throw new AppError('BAD_REQUEST', 'send a JSON body with Content-Type: application/json');
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES)
-      throw new AppError('PAYLOAD_TOO_LARGE', `the body is larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch (err) {
-    throw new AppError('BAD_REQUEST', `the body is not valid JSON: ${(err as Error).message}`);
-  }
-}
-
-/** One error shape for REST: `{ error: { code, message, fields?, details? } }`. */
-export function sendError(s: Services, res: ServerResponse, err: unknown): void {
-  if (err instanceof ZodError) {
-    const fields = err.issues.map((i) => ({
-      path: i.path.join('.') || '(body)',
-      message: i.message,
-    }));
-    send(res, 400, {
-      error: {
-        code: 'BAD_REQUEST',
-        message: fields.map((f) => `${f.path}: ${f.message}`).join('; '),
-        fields,
-      },
-    });
-  } else if (err instanceof AppError) {
-    // The rest of an oversized body is never read: close the connection instead of keeping it.
-    send(
-      res,
-      err.httpStatus,
-      { error: { code: err.code, message: err.message, details: err.details } },
-      err.code === 'PAYLOAD_TOO_LARGE' ? { connection: 'close' } : {},
-    );
-  } else {
-    s.log.error({ err }, 'request failed');
-    send(res, 500, {
-      error: { code: 'INTERNAL', message: 'internal error; see the coordinator log' },
-    });
-  }
-}
-
-export function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  extraHeaders: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...extraHeaders,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-  });
-  res.end(text);
 }

@@ -3,8 +3,9 @@ import type { AnalyticsStore } from '@crawler/shared/analytics';
 import type { Config } from '@crawler/shared/config';
 import type { Logger } from '@crawler/shared/log';
 import type { RedisClient } from '@crawler/shared/redis';
-import type { HostPolicyRepository } from '../db/host-policy-repository';
-import type { SeedRepository } from '../db/seed-repository';
+import { objectStoreFromSettings, type ObjectStore } from '@crawler/shared/storage';
+import type { Store } from '../db/store';
+import type { RecrawlStore } from '../recrawl/recrawl-store';
 
 /** What every API procedure can use: built once at start-up. */
 export interface Services {
@@ -13,7 +14,55 @@ export interface Services {
   redis: RedisClient;
   frontier: Frontier;
   analytics: AnalyticsStore;
-  seeds: SeedRepository;
-  policies: HostPolicyRepository;
+  /** Postgres: seeds, host policies, users, tokens, sessions, audit log. */
+  store: Store;
   agentsKey: string;
+  /** The re-crawl schedule (URL → next visit, with what its last capture left). */
+  recrawl: RecrawlStore;
+}
+
+/** What the host services need. */
+export function hostDeps(s: Services) {
+  return {
+    store: s.store,
+    policies: s.store.policies,
+    frontier: s.frontier,
+    defaultGapMs: s.config.CRAWLER_DEFAULT_GAP_MS,
+  };
+}
+
+/** What login and logout need. */
+export function sessionDeps(s: Services) {
+  return {
+    store: s.store,
+    sessionTtlMs: s.config.SESSION_TTL_MS,
+    cookieSecure: s.config.COOKIE_SECURE,
+  };
+}
+
+/** What the stats need. */
+export function statsDeps(s: Services) {
+  return { ...s, seeds: s.store.seeds };
+}
+
+/** What the URL inspector needs. */
+export function inspectDeps(s: Services) {
+  return {
+    analytics: s.analytics,
+    frontier: s.frontier,
+    policies: s.store.policies,
+    recrawl: s.recrawl,
+  };
+}
+
+const warcStores = new WeakMap<Services, ObjectStore>();
+
+/** The object store holding WARC files (DATA_DIR/warc, or S3 when configured), made once. */
+export function warcStoreOf(s: Services): ObjectStore {
+  let store = warcStores.get(s);
+  if (!store) {
+    store = objectStoreFromSettings({ ...s.config, dataDir: s.config.DATA_DIR });
+    warcStores.set(s, store);
+  }
+  return store;
 }

@@ -1,11 +1,17 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
+import type { CallContext, Caller, RequestInfo } from '../auth/caller';
+import { assertNotCrossSite } from '../auth/csrf';
+import { requireRole, type Role } from '../auth/roles';
 import { AppError } from './app-error';
 import type { Services } from './services';
 
-// 1. Context: the services, plus (later) the caller's identity.
+// 1. Context: the services, the request, and the caller resolved on first use (a public
+//    procedure such as login never looks at credentials).
 export interface Context {
   services: Services;
+  request: RequestInfo;
+  authenticate(): Promise<Caller | null>;
 }
 
 // 2. Init: one error shape for every procedure; zod issues are flattened to field → message.
@@ -40,4 +46,33 @@ const mapErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure.use(mapErrors);
+
+/**
+ * Anyone may call it (login, logout). A mutation without an Authorization header must still
+ * prove it is not a cross-site browser request (see auth/csrf.ts).
+ */
+export const publicProcedure = t.procedure.use(mapErrors).use(({ ctx, type, next }) => {
+  if (type === 'mutation' && ctx.request.headers.authorization === undefined)
+    assertNotCrossSite(ctx.request);
+  return next();
+});
+
+/** Callers with at least `role`; the context gains `caller` and `call` (caller + request). */
+export function procedureFor(role: Role) {
+  return t.procedure.use(mapErrors).use(async ({ ctx, type, path, next }) => {
+    const caller = await ctx.authenticate();
+    if (!caller)
+      throw new AppError(
+        'UNAUTHENTICATED',
+        'send Authorization: Bearer <API token>, or log in (auth.login) for a session cookie',
+      );
+    if (type === 'mutation' && caller.via === 'session') assertNotCrossSite(ctx.request);
+    requireRole(caller.role, role, path);
+    const call: CallContext = { caller, request: ctx.request };
+    return next({ ctx: { caller, call } });
+  });
+}
+
+export const viewerProcedure = procedureFor('viewer');
+export const operatorProcedure = procedureFor('operator');
+export const adminProcedure = procedureFor('admin');

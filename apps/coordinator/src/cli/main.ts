@@ -6,6 +6,8 @@ import { ConfigError, loadConfig } from '@crawler/shared/config';
 import { createLogger } from '@crawler/shared/log';
 import { oneShotCrawl } from './one-shot-crawl';
 import { apiCall } from './api-call';
+import { ACCOUNT_USAGE, auditCommand, tokensCommand, usersCommand } from './account-commands';
+import { print, UsageError } from './cli-output';
 
 const USAGE = `crawler — a polite web crawler
 
@@ -20,9 +22,12 @@ Usage:
   crawler hosts set HOST [--rate RPS] [--block | --unblock]  change a host's policy
   crawler dead-letters [--limit N]                           URLs that kept failing, with the error
   crawler dead-letters requeue [--host HOST] [--limit N]     put them back in their queues
+${ACCOUNT_USAGE}
 
-The API is COORDINATOR_URL (default http://127.0.0.1:4000). Every setting is also an
-environment variable (see docs/CONFIGURATION.md); flags win over the environment.`;
+The API is COORDINATOR_URL (default http://127.0.0.1:4000). API commands send the token in
+CRAWLER_API_TOKEN, or else the admin token \`npm start\` wrote to DATA_DIR/admin.json. Every
+setting is also an environment variable (see docs/CONFIGURATION.md); flags win over the
+environment.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, sub] = argv;
@@ -38,6 +43,9 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hosts' && sub === 'set' && argv[2]) return hostsSet(argv[2], argv.slice(3));
   if (command === 'dead-letters')
     return deadLetters(sub === 'requeue', argv.slice(sub === 'requeue' ? 2 : 1));
+  if (command === 'tokens') return tokensCommand(sub, argv.slice(2));
+  if (command === 'users') return usersCommand(sub, argv.slice(2));
+  if (command === 'audit') return auditCommand(argv.slice(1));
   console.error(`unknown command: ${argv.join(' ')}\n\n${USAGE}`);
   return 2;
 }
@@ -159,19 +167,12 @@ async function deadLetters(requeue: boolean, args: string[]): Promise<number> {
   return print(await apiCall('POST', '/v1/dead-letters/requeue', body));
 }
 
-function print(value: unknown, code = 0): number {
-  console.log(JSON.stringify(value, null, 2));
-  return code;
-}
-
 function positive(v: string | undefined, flag: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0)
     throw new UsageError(`${flag} must be a positive number, not "${v ?? ''}"`);
   return n;
 }
-
-class UsageError extends Error {}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -1,4 +1,4 @@
-import type { Db } from './prisma';
+import type { DbClient } from './prisma';
 
 export interface NewSeed {
   url: string;
@@ -10,7 +10,7 @@ export interface NewSeed {
 
 /** The only code that knows how seeds are stored. */
 export class SeedRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: DbClient) {}
 
   /** Inserts seeds; a url_fp already present is kept as it is. Returns how many were new. */
   async insertMany(seeds: NewSeed[]): Promise<number> {

@@ -1,16 +1,23 @@
 import { normalizeUrl, urlFingerprint, hostOf } from '@crawler/shared/url';
 import type { Frontier } from '@crawler/frontier';
 import type { NewSeed, SeedRepository } from '../db/seed-repository';
+import type { Store } from '../db/store';
+import { auditEntry, type Actor } from '../audit/audit-entry';
 import type { AddSeedsInput, AddSeedsOutput } from './add-seeds.types';
 import { addSeedsInput } from './add-seeds.types';
 
+/** URLs an audit entry lists at most (the counts are always complete). */
+const AUDIT_MAX_URLS = 100;
+
 /**
  * Adds seeds: each URL is normalized on its own, so one bad entry never blocks the others.
- * Valid seeds are stored in Postgres first (the record that must never be lost), then put in the
- * frontier, then marked enqueued; a seed whose enqueue failed is retried at the next start.
+ * Valid seeds are stored in Postgres first (the record that must never be lost), with their
+ * audit entry in the same transaction, then put in the frontier, then marked enqueued; a seed
+ * whose enqueue failed is retried at the next start.
  */
 export async function addSeeds(
-  deps: { seeds: SeedRepository; frontier: Frontier },
+  deps: { store: Store; frontier: Frontier },
+  actor: Actor,
   raw: AddSeedsInput,
   source: string,
 ): Promise<AddSeedsOutput> {
@@ -32,8 +39,23 @@ export async function addSeeds(
     }
   });
   const seeds = [...valid.values()];
-  const added = await deps.seeds.insertMany(seeds);
-  const enqueued = await enqueueSeeds(deps, seeds);
+  if (seeds.length === 0) return { valid: 0, added: 0, enqueued: 0, rejected };
+  const added = await deps.store.transaction(async (r) => {
+    const n = await r.seeds.insertMany(seeds);
+    const hosts = new Set(seeds.map((x) => x.host));
+    await r.audit.record(
+      auditEntry(actor, 'seeds.add', hosts.size === 1 ? seeds[0]!.host : null, null, {
+        priority: input.priority,
+        valid: seeds.length,
+        added: n,
+        rejected: rejected.length,
+        hosts: hosts.size,
+        urls: seeds.slice(0, AUDIT_MAX_URLS).map((x) => x.url),
+      }),
+    );
+    return n;
+  });
+  const enqueued = await enqueueSeeds({ seeds: deps.store.seeds, frontier: deps.frontier }, seeds);
   return { valid: seeds.length, added, enqueued, rejected };
 }
 

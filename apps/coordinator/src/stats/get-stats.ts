@@ -2,9 +2,10 @@ import type { Frontier } from '@crawler/frontier';
 import type { AnalyticsStore, FetchStats } from '@crawler/shared/analytics';
 import type { RedisClient } from '@crawler/shared/redis';
 import type { SeedRepository } from '../db/seed-repository';
+import type { RecrawlStore } from '../recrawl/recrawl-store';
 
 /** Heartbeats newer than this count an agent as alive. */
-const AGENT_ALIVE_MS = 15_000;
+export const AGENT_ALIVE_MS = 15_000;
 
 export interface Stats {
   frontier: {
@@ -22,6 +23,8 @@ export interface Stats {
   fetches: FetchStats;
   seeds: { total: number };
   agents: { alive: number };
+  /** Re-crawl freshness: URLs on the schedule, those past due, and their share. */
+  recrawl: { scheduled: number; pastDue: number; pastDueShare: number };
   generatedAt: string;
 }
 
@@ -32,12 +35,14 @@ export async function getStats(deps: {
   seeds: SeedRepository;
   redis: RedisClient;
   agentsKey: string;
+  recrawl: RecrawlStore;
 }): Promise<Stats> {
-  const [f, fetches, seeds, alive] = await Promise.all([
+  const [f, fetches, seeds, alive, freshness] = await Promise.all([
     deps.frontier.stats(),
     deps.analytics.fetchStats(),
     deps.seeds.count(),
     deps.redis.zcount(deps.agentsKey, Date.now() - AGENT_ALIVE_MS, '+inf'),
+    deps.recrawl.freshness(),
   ]);
   return {
     frontier: {
@@ -54,6 +59,10 @@ export async function getStats(deps: {
     fetches,
     seeds: { total: seeds },
     agents: { alive },
+    recrawl: {
+      ...freshness,
+      pastDueShare: freshness.scheduled > 0 ? freshness.pastDue / freshness.scheduled : 0,
+    },
     generatedAt: new Date().toISOString(),
   };
 }

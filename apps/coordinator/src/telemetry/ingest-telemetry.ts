@@ -1,104 +1,100 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
-import type { AnalyticsStore, FetchRow } from '@crawler/shared/analytics';
+import {
+  AnalyticsError,
+  fetchRowSchema,
+  type AnalyticsStore,
+  type FetchRow,
+} from '@crawler/shared/analytics';
 import { telemetryRowSchema, telemetryStreamKey } from '@crawler/shared/messages';
 import type { RedisClient } from '@crawler/shared/redis';
 import type { Logger } from '@crawler/shared/log';
+import { StreamGroupReader, type StreamEntry } from '@crawler/shared/streams';
+import { IngestLoop } from '../ingest/ingest-loop';
 
 const GROUP = 'ingest';
-const entriesSchema = z.array(z.tuple([z.string(), z.array(z.string())]));
-// RESP2 answers [[stream, entries]]; RESP3 (ioredis 6's default) answers a map, flattened to [stream, entries].
-const streamReply = z
-  .union([
-    z.tuple([z.string(), entriesSchema]),
-    z.array(z.tuple([z.string(), entriesSchema])).transform((a) => a[0] ?? ['', []]),
-  ])
-  .nullable();
+/**
+ * A batch: up to 100 stream entries (agents write up to 500 rows an entry, so up to ~50k rows an
+ * INSERT), collected for up to a second once the first came. ClickHouse wants big inserts: a
+ * part per table (and per view) per INSERT, so a stream of small ones costs several times the
+ * CPU in writes and merges.
+ */
+const ENTRIES_PER_BATCH = 100;
+const LINGER_MS = 1000;
 
 /**
  * Drains the agents' telemetry stream into ClickHouse in batches, at least once: entries are
- * acknowledged only after their rows are inserted, and a restarted coordinator first re-reads
- * what it had read but not acknowledged. Inserts are idempotent by (url_fp, fetched_at), so a
+ * acknowledged (and deleted) only after their rows are inserted, and a restarted coordinator
+ * first re-reads what it had read but not acknowledged; entries left by a coordinator that is
+ * gone are taken over after a minute. Inserts are idempotent by (url_fp, fetched_at), so a
  * replay does no harm. Rows that fail validation are logged and dropped, never block the rest.
  */
 export class TelemetryIngest {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private readonly key: string;
   ingested = 0;
   rejected = 0;
+  private readonly key: string;
+  private readonly reader: StreamGroupReader;
+  private readonly loop: IngestLoop<StreamEntry[]>;
 
   constructor(
     /** A connection of its own: XREADGROUP BLOCK would stall a shared one. */
     private readonly redis: RedisClient,
     private readonly analytics: AnalyticsStore,
     prefix: string,
-    private readonly consumer: string,
+    consumer: string,
     private readonly log: Logger,
+    /** Runs after each batch is stored, before it is acknowledged (a failure retries the batch). */
+    private readonly onStored: (rows: FetchRow[]) => Promise<void> = async () => undefined,
   ) {
     this.key = telemetryStreamKey(prefix);
+    this.reader = new StreamGroupReader(redis, { streams: [this.key], group: GROUP, consumer });
+    this.loop = new IngestLoop(
+      'telemetry ingest',
+      {
+        open: () => this.reader.ensureGroups(),
+        read: async (blockMs) => {
+          const batch = await this.reader.read({
+            count: ENTRIES_PER_BATCH,
+            blockMs,
+            lingerMs: LINGER_MS,
+          });
+          return { size: batch.length, batch };
+        },
+        ack: async (entries) => {
+          const ids = entries.map((e) => e.id);
+          await this.reader.ack(entries);
+          // Telemetry has a single reader: once stored, an entry is of no further use.
+          await this.redis.xdel(this.key, ...ids);
+        },
+        rewind: () => this.reader.rewind(),
+        caughtUp: () => this.reader.caughtUp(),
+      },
+      (entries) => this.store(entries),
+      log,
+    );
   }
 
-  async start(): Promise<void> {
-    try {
-      await this.redis.xgroup('CREATE', this.key, GROUP, '0', 'MKSTREAM');
-    } catch (err) {
-      if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
-    }
-    this.running = true;
-    this.loop = this.run();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  /** Waits until every entry on the stream is ingested (entries are deleted once inserted). */
-  async settle(timeoutMs = 30_000): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while ((await this.redis.xlen(this.key)) > 0) {
-      if (Date.now() > until)
-        throw new Error(`telemetry stream ${this.key} not drained after ${timeoutMs} ms`);
-      await sleep(100);
-    }
+  /** Waits until every entry on the stream is ingested. */
+  settle(timeoutMs = 30_000): Promise<void> {
+    return this.loop.settle(timeoutMs);
   }
 
   /** Reads and ingests until the stream has nothing new (when the background loop is stopped). */
-  async drain(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const n = await this.step('>', 0);
-      total += n;
-      if (n === 0) return total;
-    }
+  drain(): Promise<number> {
+    return this.loop.drain();
   }
 
-  private async run(): Promise<void> {
-    // First what this consumer read before a crash but never acknowledged, then new entries.
-    while (this.running && (await this.step('0', 0)) > 0);
-    while (this.running) {
-      try {
-        await this.step('>', 500);
-      } catch (err) {
-        this.log.error({ err }, 'telemetry ingest failed; retrying');
-        await sleep(1000);
-      }
-    }
-  }
-
-  private async step(from: '>' | '0', blockMs: number): Promise<number> {
-    const args: (string | number)[] = ['GROUP', GROUP, this.consumer, 'COUNT', 200];
-    if (blockMs > 0) args.push('BLOCK', blockMs);
-    const reply = streamReply.parse(
-      await this.redis.call('XREADGROUP', ...args, 'STREAMS', this.key, from),
-    );
-    const entries = (reply?.[1] ?? []) as Array<[string, string[]]>;
-    if (entries.length === 0) return 0;
+  private async store(entries: StreamEntry[]): Promise<void> {
     const rows: FetchRow[] = [];
-    for (const [id, fields] of entries) {
-      const raw = fields[fields.indexOf('rows') + 1] ?? '[]';
-      for (const candidate of safeJsonArray(raw)) {
+    for (const { id, fields } of entries) {
+      const at = fields.indexOf('rows');
+      for (const candidate of safeJsonArray(at >= 0 ? (fields[at + 1] ?? '[]') : '[]')) {
         const parsed = telemetryRowSchema.safeParse(candidate);
         if (parsed.success)
           rows.push({ ...parsed.data, fetched_at: new Date(parsed.data.fetched_at) });
@@ -108,12 +104,35 @@ export class TelemetryIngest {
         }
       }
     }
-    if (rows.length > 0) await this.analytics.insertFetches(rows);
-    const ids = entries.map(([id]) => id);
-    await this.redis.xack(this.key, GROUP, ...ids);
-    await this.redis.xdel(this.key, ...ids);
-    this.ingested += rows.length;
-    return entries.length;
+    // Read after the await: batches are stored concurrently.
+    const inserted = await this.insert(rows);
+    await this.onStored(rows);
+    this.ingested += inserted;
+  }
+
+  /**
+   * Inserts the rows. The message schema is at least as strict as the table's, so they go in
+   * without a second check; should the insert fail anyway, they are checked against the table's
+   * schema and the rows it refuses are dropped, rather than retrying the batch forever.
+   */
+  private async insert(rows: FetchRow[]): Promise<number> {
+    try {
+      await this.analytics.insertFetches(rows, { validated: true });
+      return rows.length;
+    } catch (first) {
+      if (!(first instanceof AnalyticsError)) throw first;
+    }
+    try {
+      await this.analytics.insertFetches(rows);
+      return rows.length;
+    } catch (err) {
+      if (!(err instanceof AnalyticsError) || err.code !== 'ANALYTICS_BAD_ROW') throw err;
+      const good = rows.filter((row) => fetchRowSchema.safeParse(row).success);
+      this.rejected += rows.length - good.length;
+      this.log.warn({ dropped: rows.length - good.length, err }, 'telemetry rows rejected');
+      await this.analytics.insertFetches(good);
+      return good.length;
+    }
   }
 }
 

@@ -58,15 +58,27 @@ describe('migrations', () => {
         'SELECT version, name, applied_at FROM schema_migrations FINAL ORDER BY version',
       );
     const first = await ledger();
-    expect(first.map((r) => r.name)).toEqual(['schema_migrations', 'fetches']);
+    expect(first.map((r) => r.name)).toEqual([
+      'schema_migrations',
+      'fetches',
+      'fetch_captures',
+      'urls',
+      'captures',
+      'pages',
+    ]);
     await s.migrate();
     expect(await ledger()).toEqual(first);
     const tables = await s.queryJson<{ name: string; engine: string }>(
       'SELECT name, engine FROM system.tables WHERE database = currentDatabase() ORDER BY name',
     );
     expect(tables).toEqual([
+      { name: 'captures', engine: 'ReplacingMergeTree' },
+      { name: 'captures_mv', engine: 'MaterializedView' },
       { name: 'fetches', engine: 'ReplacingMergeTree' },
+      { name: 'pages', engine: 'ReplacingMergeTree' },
       { name: 'schema_migrations', engine: 'ReplacingMergeTree' },
+      { name: 'urls', engine: 'ReplacingMergeTree' },
+      { name: 'urls_mv', engine: 'MaterializedView' },
     ]);
   });
 
@@ -77,6 +89,10 @@ describe('migrations', () => {
       expect(await applyMigrations(db, migrations)).toEqual([
         '001_schema_migrations',
         '002_fetches',
+        '003_fetch_captures',
+        '004_urls',
+        '005_captures',
+        '006_pages',
       ]);
       expect(await applyMigrations(db, migrations)).toEqual([]);
       const edited = migrations.map((m) => (m.version === 2 ? { ...m, checksum: 'edited' } : m));

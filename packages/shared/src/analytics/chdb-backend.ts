@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { drainPending, Session } from 'chdb';
 import { queryFailed as failed } from './analytics-errors';
-import { normalizeParams, type ClickHouseBackend } from './clickhouse-backend';
+import { INSERT_SETTINGS, normalizeParams, type ClickHouseBackend } from './clickhouse-backend';
 
 /**
  * Embedded ClickHouse (chdb) on a local folder. libchdb binds one data folder per process, so
@@ -46,6 +46,19 @@ export async function openChdbBackend(path: string, database: string): Promise<C
     async insertJsonEachRow(table, payload) {
       try {
         await session.insert({ table, values: payload, format: 'JSONEachRow' });
+      } catch (err) {
+        throw failed(`insert into ${table} failed`, err);
+      }
+    },
+    async insertJsonCompact(table, columns, payload) {
+      try {
+        await session.insert({
+          table,
+          values: payload,
+          format: 'JSONCompactEachRow',
+          columns,
+          settings: INSERT_SETTINGS,
+        });
       } catch (err) {
         throw failed(`insert into ${table} failed`, err);
       }

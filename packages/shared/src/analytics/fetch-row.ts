@@ -1,6 +1,5 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
-import { AnalyticsError } from './analytics-errors';
+import { encodeRows } from './encode-rows';
 
 const UINT16 = 0xffff;
 const UINT32 = 0xffff_ffff;
@@ -33,6 +32,18 @@ export interface FetchRow {
   warc_length: number;
   /** Location a redirect pointed to, or ''. */
   redirect_to: string;
+  /** `response`, `revisit` or '' (no record): what the WARC location holds. */
+  record_type?: '' | 'response' | 'revisit';
+  record_id?: string;
+  payload_digest?: string;
+  etag?: string;
+  last_modified?: string;
+  /** 'new', 'changed', 'unchanged' or '' against the URL's previous capture. */
+  change?: '' | 'new' | 'changed' | 'unchanged';
+  /** URL of the earlier capture an exact duplicate refers to, or ''. */
+  duplicate_of?: string;
+  /** SimHash of the text, 16 hex digits, or ''. */
+  simhash?: string;
 }
 
 const uint = (max: number) => z.number().int().min(0).max(max);
@@ -55,45 +66,92 @@ export const fetchRowSchema = z.object({
   warc_offset: uint(Number.MAX_SAFE_INTEGER),
   warc_length: uint(UINT32),
   redirect_to: z.string(),
+  // Columns added by migration 003; rows from before default to ''.
+  record_type: z.enum(['', 'response', 'revisit']).default(''),
+  record_id: z.string().max(100).default(''),
+  payload_digest: z.string().max(100).default(''),
+  etag: z.string().max(1024).default(''),
+  last_modified: z.string().max(1024).default(''),
+  change: z.enum(['', 'new', 'changed', 'unchanged']).default(''),
+  duplicate_of: z.string().default(''),
+  simhash: z
+    .string()
+    .regex(/^([0-9a-f]{16})?$/, '16 hex digits or ""')
+    .default(''),
 }) satisfies z.ZodType<FetchRow>;
 
-/** `2026-11-30 12:00:00.123`: the canonical DateTime64(3) text form, in UTC. */
-function clickhouseDateTime(date: Date): string {
-  const iso = date.toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
-}
-
-/** Rows per slice: the event loop gets a turn between slices (~10 µs of work per row). */
-const SLICE_ROWS = 10_000;
+/** Columns of `fetches` in the order {@link encodeFetchRows} writes them. */
+export const FETCH_COLUMNS = [
+  'url_fp',
+  'url',
+  'host',
+  'fetched_at',
+  'status',
+  'error_code',
+  'bytes',
+  'fetch_ms',
+  'content_type',
+  'content_hash',
+  'depth',
+  'agent_id',
+  'warc_key',
+  'warc_offset',
+  'warc_length',
+  'redirect_to',
+  'record_type',
+  'record_id',
+  'payload_digest',
+  'etag',
+  'last_modified',
+  'change',
+  'duplicate_of',
+  'simhash',
+] as const satisfies readonly (keyof FetchRow)[];
 
 /**
- * Validates every row (all or nothing) and encodes them as one JSONEachRow payload, yielding to
- * the event loop between slices so a big batch does not stall the coordinator.
+ * A row as a JSONCompactEachRow line, in the order of {@link FETCH_COLUMNS}; fetched_at as epoch
+ * ms, which ClickHouse reads into DateTime64(3) as is. Written out rather than mapped over the
+ * columns: this runs for every fetch, and a literal array is about a third cheaper.
+ */
+function fetchLine(r: FetchRow): unknown[] {
+  return [
+    r.url_fp,
+    r.url,
+    r.host,
+    r.fetched_at.getTime(),
+    r.status,
+    r.error_code,
+    r.bytes,
+    r.fetch_ms,
+    r.content_type,
+    r.content_hash,
+    r.depth,
+    r.agent_id,
+    r.warc_key,
+    r.warc_offset,
+    r.warc_length,
+    r.redirect_to,
+    r.record_type ?? '',
+    r.record_id ?? '',
+    r.payload_digest ?? '',
+    r.etag ?? '',
+    r.last_modified ?? '',
+    r.change ?? '',
+    r.duplicate_of ?? '',
+    r.simhash ?? '',
+  ];
+}
+
+/**
+ * Validates every row (all or nothing) and encodes them as one JSONCompactEachRow payload in the
+ * order of {@link FETCH_COLUMNS}, yielding to the event loop between slices so a big batch does
+ * not stall the coordinator. `validated`: the caller already checked each row against
+ * fetchRowSchema or a stricter schema (the telemetry message's), so the check is skipped.
  * @throws AnalyticsError `ANALYTICS_BAD_ROW` naming the first bad row's index and field.
  */
-export async function encodeFetchRows(rows: readonly FetchRow[]): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let lines: string[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const parsed = fetchRowSchema.safeParse(rows[i]);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue?.path.join('.') || '(row)';
-      throw new AnalyticsError(
-        'ANALYTICS_BAD_ROW',
-        `fetches row ${i}: field ${field}: ${issue?.message ?? 'invalid'}`,
-        { cause: parsed.error },
-      );
-    }
-    const row = parsed.data;
-    lines.push(JSON.stringify({ ...row, fetched_at: clickhouseDateTime(row.fetched_at) }));
-    // Slices also keep a huge batch from building one string near V8's length limit.
-    if (lines.length === SLICE_ROWS) {
-      chunks.push(Buffer.from(`${lines.join('\n')}\n`));
-      lines = [];
-      await nextTurn();
-    }
-  }
-  if (lines.length > 0) chunks.push(Buffer.from(`${lines.join('\n')}\n`));
-  return Buffer.concat(chunks);
+export async function encodeFetchRows(
+  rows: readonly FetchRow[],
+  opts: { validated?: boolean } = {},
+): Promise<Buffer> {
+  return encodeRows('fetches', fetchRowSchema, rows, fetchLine, !opts.validated);
 }

@@ -1,9 +1,13 @@
 /**
  * Analytics store over ClickHouse: embedded chdb on a folder by default, a ClickHouse server
  * when a URL is given, the same SQL on both. Numbered migrations in `./migrations`, one zod
- * row schema and one batch insert per table.
+ * row schema and one batch insert per table written directly (`fetches`, `pages`); `urls` and
+ * `captures` are fed from `fetches` by materialized views.
  */
 export { openAnalytics, type AnalyticsOptions, type AnalyticsStore } from './open-analytics';
 export { fetchRowSchema, type FetchRow } from './fetch-row';
+export { pageRowSchema, type PageRow } from './page-row';
+export type { UrlState } from './url-state';
+export type { CaptureRow } from './capture-row';
 export type { FetchStats } from './fetch-stats';
 export { AnalyticsError, type AnalyticsErrorCode } from './analytics-errors';

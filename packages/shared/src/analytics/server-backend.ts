@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { queryFailed as failed } from './analytics-errors';
-import { normalizeParams, type ClickHouseBackend } from './clickhouse-backend';
+import { INSERT_SETTINGS, normalizeParams, type ClickHouseBackend } from './clickhouse-backend';
 
 /** Creates the database through a client that does not select it (it may not exist yet). */
 async function ensureDatabase(url: string, database: string): Promise<void> {
@@ -44,6 +44,19 @@ export async function openServerBackend(url: string, database: string): Promise<
       try {
         // A stream is sent as-is: the payload is already JSONEachRow.
         await client.insert({ table, values: Readable.from([payload]), format: 'JSONEachRow' });
+      } catch (err) {
+        throw failed(`insert into ${table} failed`, err);
+      }
+    },
+    async insertJsonCompact(table, columns, payload) {
+      try {
+        await client.insert({
+          table,
+          values: Readable.from([payload]),
+          format: 'JSONCompactEachRow',
+          columns: [...columns] as [string, ...string[]],
+          clickhouse_settings: INSERT_SETTINGS,
+        });
       } catch (err) {
         throw failed(`insert into ${table} failed`, err);
       }

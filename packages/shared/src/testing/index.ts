@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 export { deleteKeysWithPrefix } from '../redis';
+export { publishTestPages, testPage, testPageFp } from './feed-pages';
 export { hashTagOf, keySlot } from './key-slot';
 export {
   assignSlot,

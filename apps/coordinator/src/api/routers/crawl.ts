@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { addSeeds } from '../../seeds/add-seeds';
+import { addSeedsInput, addSeedsOutput } from '../../seeds/add-seeds.types';
+import { getHostDetails } from '../../hosts/host-details';
+import { hostDetailsOutput } from '../../hosts/host-details.types';
+import { setHostPolicy } from '../../hosts/host-policy';
+import { searchHosts } from '../../hosts/search-hosts';
+import { searchHostsInput, searchHostsOutput } from '../../hosts/search-hosts.types';
+import { statsSeries } from '../../stats/stats-series';
+import { statsSeriesInput, statsSeriesOutput } from '../../stats/stats-series.types';
+import { hostPolicyPatch } from '../../hosts/host-policy.types';
+import { getStats } from '../../stats/get-stats';
+import { listDeadLetters, requeueDeadLetters } from '../../dead-letters/dead-letters';
+import {
+  listDeadLettersInput,
+  requeueDeadLettersInput,
+} from '../../dead-letters/dead-letters.types';
+import { hostDeps, statsDeps } from '../services';
+import { operatorProcedure, router, viewerProcedure } from '../trpc';
+
+/** The crawl: viewers read it, operators steer it. */
+export const seedsRouter = router({
+  add: operatorProcedure
+    .input(addSeedsInput)
+    .output(addSeedsOutput)
+    .mutation(({ ctx, input }) => addSeeds(ctx.services, ctx.call, input, 'api')),
+});
+
+export const hostsRouter = router({
+  list: viewerProcedure
+    .input(searchHostsInput)
+    .output(searchHostsOutput)
+    .query(({ ctx, input }) =>
+      searchHosts(
+        { analytics: ctx.services.analytics, policies: ctx.services.store.policies },
+        input,
+      ),
+    ),
+  get: viewerProcedure
+    .input(z.object({ host: z.string() }).strict())
+    .output(hostDetailsOutput)
+    .query(({ ctx, input }) => getHostDetails(ctx.services, input.host)),
+  update: operatorProcedure
+    .input(z.object({ host: z.string(), patch: hostPolicyPatch }).strict())
+    .mutation(({ ctx, input }) =>
+      setHostPolicy(hostDeps(ctx.services), ctx.call, input.host, input.patch),
+    ),
+});
+
+export const deadLettersRouter = router({
+  list: viewerProcedure
+    .input(listDeadLettersInput)
+    .query(({ ctx, input }) => listDeadLetters(ctx.services, input)),
+  requeue: operatorProcedure
+    .input(requeueDeadLettersInput)
+    .mutation(({ ctx, input }) => requeueDeadLetters(ctx.services, ctx.call, input)),
+});
+
+export const statsRouter = router({
+  get: viewerProcedure.query(({ ctx }) => getStats(statsDeps(ctx.services))),
+  series: viewerProcedure
+    .input(statsSeriesInput)
+    .output(statsSeriesOutput)
+    .query(({ ctx, input }) => statsSeries(ctx.services, input)),
+});

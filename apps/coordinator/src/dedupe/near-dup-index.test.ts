@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import { uniquePrefix } from '@crawler/shared/testing';
+import { NearDupIndex } from './near-dup-index';
+
+let redis: RedisClient;
+const prefix = uniquePrefix('neardup');
+
+beforeAll(async () => {
+  redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+});
+afterAll(async () => {
+  await deleteKeysWithPrefix(redis, prefix);
+  redis.disconnect();
+});
+
+/** Flips the given bit positions (0 = most significant) of a 64-bit hex SimHash. */
+function flip(hex: string, bits: number[]): string {
+  let v = BigInt(`0x${hex}`);
+  for (const b of bits) v ^= 1n << BigInt(63 - b);
+  return v.toString(16).padStart(16, '0');
+}
+
+const base = '0f1e2d3c4b5a6978';
+const page = (n: number, simhash: string) => ({
+  url_fp: n.toString(16).padStart(16, '0'),
+  url: `http://a.test/p${n}`,
+  simhash,
+});
+
+describe('NearDupIndex', () => {
+  it('finds pages up to 3 bits apart, whichever bands the bits fall in, and names the origin', async () => {
+    const index = new NearDupIndex(redis, prefix, 3);
+    expect(await index.check([page(1, base)])).toEqual([]);
+    // One flipped bit in each of three different bands: only the fourth band still matches.
+    const spread = flip(base, [2, 20, 40]);
+    const found = await index.check([page(2, spread), page(3, flip(base, [63]))]);
+    expect(found).toEqual([
+      {
+        urlFp: page(2, spread).url_fp,
+        url: 'http://a.test/p2',
+        originFp: page(1, base).url_fp,
+        originUrl: 'http://a.test/p1',
+        distance: 3,
+      },
+      {
+        urlFp: page(3, base).url_fp,
+        url: 'http://a.test/p3',
+        originFp: page(1, base).url_fp,
+        originUrl: 'http://a.test/p1',
+        distance: 1,
+      },
+    ]);
+  });
+
+  it('does not call 4 bits apart near, and honours a smaller threshold', async () => {
+    const index = new NearDupIndex(redis, `${prefix}:b`, 3);
+    await index.check([page(10, base)]);
+    expect(await index.check([page(11, flip(base, [0, 1, 2, 3]))])).toEqual([]);
+    const strict = new NearDupIndex(redis, `${prefix}:c`, 1);
+    await strict.check([page(20, base)]);
+    expect(await strict.check([page(21, flip(base, [5, 9]))])).toEqual([]);
+    expect((await strict.check([page(22, flip(base, [5]))])).map((d) => d.distance)).toEqual([1]);
+  });
+
+  it('compares pages of the same batch with each other', async () => {
+    const index = new NearDupIndex(redis, `${prefix}:d`, 3);
+    const found = await index.check([page(30, base), page(31, flip(base, [7, 8]))]);
+    expect(found.map((d) => [d.url, d.originUrl])).toEqual([
+      ['http://a.test/p31', 'http://a.test/p30'],
+    ]);
+  });
+});

@@ -1,0 +1,120 @@
+import {
+  AnalyticsError,
+  pageRowSchema,
+  type AnalyticsStore,
+  type PageRow,
+} from '@crawler/shared/analytics';
+import { FeedConsumer, type FeedBatch } from '@crawler/shared/feed';
+import type { Logger } from '@crawler/shared/log';
+import type { RedisClient } from '@crawler/shared/redis';
+import { IngestLoop } from '../ingest/ingest-loop';
+import { pageRowOf } from './page-row-of';
+
+/** The consumer group of the ingest on every partition of the feed. */
+export const PAGES_INGEST_GROUP = 'ingest';
+
+export interface PagesIngestOptions {
+  /** REDIS_PREFIX. */
+  prefix: string;
+  /** FEED_PARTITIONS. */
+  partitions: number;
+  /** This coordinator's name in the group. */
+  consumer: string;
+  /** Pages read per batch at most; default 500. */
+  batchPages?: number;
+  /** Once a page came, keep reading this long to fill the batch (bigger inserts); default 1,000 ms. */
+  lingerMs?: number;
+  /** Pages pending this long with a coordinator that is gone are taken over; default 60,000 ms. */
+  claimIdleMs?: number;
+}
+
+/**
+ * Ingests the `pages.parsed` feed into the ClickHouse `pages` table: consumer group `ingest` on
+ * every partition, batch inserts, at least once (acknowledged after the insert; a replay
+ * collapses on (url_fp, fetched_at)). Messages that fail the feed's schema, or the table's, are
+ * counted, logged and acknowledged: they never block the stream. Unlike telemetry, entries are
+ * not deleted: other groups read the same feed, and MAXLEN bounds it.
+ */
+export class PagesIngest {
+  ingested = 0;
+  rejected = 0;
+  private readonly consumer: FeedConsumer;
+  private readonly loop: IngestLoop<FeedBatch>;
+
+  constructor(
+    /** A connection of its own: reads BLOCK it. */
+    redis: RedisClient,
+    private readonly analytics: AnalyticsStore,
+    opts: PagesIngestOptions,
+    private readonly log: Logger,
+  ) {
+    this.consumer = new FeedConsumer(redis, {
+      prefix: opts.prefix,
+      partitions: opts.partitions,
+      group: PAGES_INGEST_GROUP,
+      consumer: opts.consumer,
+      fromStart: true,
+      ...(opts.claimIdleMs !== undefined ? { claimIdleMs: opts.claimIdleMs } : {}),
+    });
+    const count = opts.batchPages ?? 500;
+    const lingerMs = opts.lingerMs ?? 1000;
+    this.loop = new IngestLoop(
+      'pages ingest',
+      {
+        open: () => this.consumer.start(),
+        read: async (blockMs) => {
+          const batch = await this.consumer.read({ count, blockMs, lingerMs });
+          return { size: batch.pages.length + batch.rejected.length, batch };
+        },
+        ack: (batch) => this.consumer.ack([...batch.pages, ...batch.rejected]),
+        rewind: () => this.consumer.rewind(),
+        caughtUp: () => this.consumer.caughtUp(),
+      },
+      (batch) => this.store(batch),
+      log,
+    );
+  }
+
+  start(): Promise<void> {
+    return this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** Waits until every page published so far is ingested (or rejected) and acknowledged. */
+  settle(timeoutMs = 30_000): Promise<void> {
+    return this.loop.settle(timeoutMs);
+  }
+
+  /** Reads and ingests until nothing is left (when the background loop is stopped). */
+  drain(): Promise<number> {
+    return this.loop.drain();
+  }
+
+  private async store(batch: FeedBatch): Promise<void> {
+    for (const r of batch.rejected) {
+      this.log.warn({ partition: r.partition, id: r.id, reason: r.reason }, 'feed page rejected');
+    }
+    this.rejected += batch.rejected.length;
+    // Read after the await: batches are stored concurrently.
+    const inserted = await this.insert(batch.pages.map((p) => pageRowOf(p.page)));
+    this.ingested += inserted;
+  }
+
+  /** Inserts the rows; rows the table refuses (the feed's schema let them through) are dropped. */
+  private async insert(rows: PageRow[]): Promise<number> {
+    try {
+      await this.analytics.insertPages(rows);
+      return rows.length;
+    } catch (err) {
+      if (!(err instanceof AnalyticsError) || err.code !== 'ANALYTICS_BAD_ROW') throw err;
+      const good = rows.filter((row) => pageRowSchema.safeParse(row).success);
+      this.rejected += rows.length - good.length;
+      this.log.warn({ dropped: rows.length - good.length, err }, 'feed pages rejected');
+      await this.analytics.insertPages(good);
+      return good.length;
+    }
+  }
+}

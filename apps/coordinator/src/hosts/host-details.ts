@@ -1,0 +1,93 @@
+import type { Frontier } from '@crawler/frontier';
+import type { AnalyticsStore } from '@crawler/shared/analytics';
+import type { Config } from '@crawler/shared/config';
+import type { RedisClient } from '@crawler/shared/redis';
+import { AppError } from '../api/app-error';
+import { isoOfClickhouse } from '../clickhouse/clickhouse-time';
+import type { Store } from '../db/store';
+import { canonicalHost, hostBase } from './host-policy';
+import type { HostDetails } from './host-details.types';
+import { readRobots } from './read-robots';
+
+// The host is the first column of the sorting key: both reads touch only its granules.
+const RECENT_SQL = `
+SELECT url, toString(fetched_at) AS fetched_at, status, error_code, fetch_ms, bytes
+FROM fetches FINAL WHERE host = {host:String} AND error_code != 'robots_denied'
+ORDER BY fetched_at DESC LIMIT 50
+SETTINGS do_not_merge_across_partitions_select_final = 1`;
+
+const ERRORS_SQL = `
+SELECT url, toString(fetched_at) AS fetched_at, status, error_code
+FROM fetches FINAL
+WHERE host = {host:String} AND (status = 0 OR status >= 400 OR error_code != '')
+ORDER BY fetched_at DESC LIMIT 20
+SETTINGS do_not_merge_across_partitions_select_final = 1`;
+
+type Num = number | string;
+
+export interface HostDetailsDeps {
+  store: Store;
+  frontier: Frontier;
+  analytics: AnalyticsStore;
+  redis: RedisClient;
+  config: Config;
+}
+
+/**
+ * `GET /v1/hosts/{host}`: policy and frontier state, the robots.txt agents use, recent fetches
+ * and errors, and the host's audit trail. 404 when no store knows the host.
+ */
+export async function getHostDetails(deps: HostDetailsDeps, rawHost: string): Promise<HostDetails> {
+  const host = canonicalHost(rawHost);
+  const [base, robots, recent, errors, audit] = await Promise.all([
+    hostBase(
+      {
+        policies: deps.store.policies,
+        frontier: deps.frontier,
+        defaultGapMs: deps.config.CRAWLER_DEFAULT_GAP_MS,
+      },
+      host,
+    ),
+    readRobots({ ...deps, uaToken: deps.config.CRAWLER_UA_TOKEN }, host),
+    deps.analytics.queryJson<{
+      url: string;
+      fetched_at: string;
+      status: Num;
+      error_code: string;
+      fetch_ms: Num;
+      bytes: Num;
+    }>(RECENT_SQL, { host }),
+    deps.analytics.queryJson<{ url: string; fetched_at: string; status: Num; error_code: string }>(
+      ERRORS_SQL,
+      { host },
+    ),
+    deps.store.audit.list({ target: host }, undefined, 20),
+  ]);
+  if (!base.known && recent.length === 0 && errors.length === 0 && robots === null)
+    throw new AppError('NOT_FOUND', `host ${host} is not known`);
+  return {
+    ...base.view,
+    robots,
+    recent_fetches: recent.map((r) => ({
+      url: r.url,
+      fetched_at: isoOfClickhouse(r.fetched_at),
+      status: Number(r.status),
+      error_code: r.error_code,
+      fetch_ms: Number(r.fetch_ms),
+      bytes: Number(r.bytes),
+    })),
+    recent_errors: errors.map((r) => ({
+      url: r.url,
+      fetched_at: isoOfClickhouse(r.fetched_at),
+      status: Number(r.status),
+      error_code: r.error_code,
+    })),
+    audit: audit.map((a) => ({
+      at: a.at.toISOString(),
+      actor: a.actorLabel,
+      action: a.action,
+      before: a.before,
+      after: a.after,
+    })),
+  };
+}

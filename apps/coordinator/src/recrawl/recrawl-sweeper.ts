@@ -1,0 +1,71 @@
+import { Queue, Worker } from 'bullmq';
+import type { Frontier } from '@crawler/frontier';
+import type { Logger } from '@crawler/shared/log';
+import type { RecrawlStore } from './recrawl-store';
+
+export interface SweepResult {
+  enqueued: number;
+  due: number;
+}
+
+/**
+ * Moves due URLs into the frontier as re-crawls, shard by shard, at most `max` per sweep; the
+ * frontier's re-crawl share then paces them against discovery. Runs as a BullMQ job scheduler
+ * (one job every `everyMs`, whichever coordinator's worker takes it), so several coordinators
+ * never sweep at once and a failed sweep is retried.
+ */
+export class RecrawlSweeper {
+  private queue: Queue | null = null;
+  private worker: Worker | null = null;
+
+  constructor(
+    private readonly store: RecrawlStore,
+    private readonly frontier: Frontier,
+    private readonly max: number,
+    private readonly log: Logger,
+  ) {}
+
+  /** One sweep, now. */
+  async sweep(now = Date.now()): Promise<SweepResult> {
+    const perShard = Math.max(1, Math.ceil(this.max / this.frontier.shards));
+    let enqueued = 0;
+    let due = 0;
+    for (let s = 0; s < this.frontier.shards && due < this.max; s++) {
+      const entries = await this.store.takeDue(s, Math.min(perShard, this.max - due), now);
+      due += entries.length;
+      if (entries.length > 0) enqueued += (await this.frontier.enqueue(entries)).accepted;
+    }
+    if (due > 0) this.log.info({ due, enqueued }, 're-crawl sweep');
+    return { enqueued, due };
+  }
+
+  /**
+   * Schedules the sweep every `everyMs` on BullMQ and works it. BullMQ's keys share one hash tag
+   * (`{prefix:bull}`), as it needs on a Redis Cluster.
+   */
+  async start(redisUrl: string, prefix: string, everyMs: number): Promise<void> {
+    const opts = { connection: redisOptions(redisUrl), prefix: `{${prefix}:bull}` };
+    this.queue = new Queue('recrawl', opts);
+    await this.queue.upsertJobScheduler('recrawl-sweep', { every: everyMs }, { name: 'sweep' });
+    this.worker = new Worker('recrawl', async () => this.sweep(), { ...opts, concurrency: 1 });
+    this.worker.on('failed', (_job, err) => this.log.warn({ err }, 're-crawl sweep failed'));
+  }
+
+  async stop(): Promise<void> {
+    await this.worker?.close();
+    await this.queue?.close();
+  }
+}
+
+/** BullMQ connection options from a redis:// URL (workers need maxRetriesPerRequest: null). */
+function redisOptions(url: string) {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    db: Number(u.pathname.slice(1) || 0),
+    maxRetriesPerRequest: null,
+  };
+}

@@ -1,0 +1,100 @@
+import type { TrapRule } from '@crawler/shared/traps';
+import type { HistoryRow, UrlVerdict, VerdictReason } from './inspect-url.types';
+
+/** What the inspector found about a URL in each store. */
+export interface UrlFacts {
+  history: HistoryRow[];
+  blocked: boolean;
+  seen: boolean;
+  queuedOnHost: number;
+  deadLetter: { reason: string; attempts: number; at: number } | null;
+  trapRule: TrapRule | null;
+  /** Due time of the URL's next re-crawl (epoch ms), when scheduled. */
+  recrawlDueAt: number | null;
+}
+
+/** Error codes of fetch rows and dead letters that name a reason of their own. */
+const REASON_OF_CODE: Record<string, VerdictReason> = {
+  robots_denied: 'robots',
+  robots_unavailable: 'robots',
+  blocked: 'blocked',
+  host_blocked: 'blocked',
+  budget: 'budget',
+  daily_budget: 'budget',
+  budget_exhausted: 'budget',
+  trap: 'trap',
+  duplicate: 'duplicate',
+};
+
+const answered = (r: HistoryRow) =>
+  r.error_code !== 'robots_denied' && r.status >= 200 && r.status <= 399;
+
+/**
+ * Why a URL was or was not fetched, from the strongest evidence down: a 2xx/3xx (incl. 304)
+ * attempt; the latest attempt's error code; a blocked host; a dead letter; the seen set or the
+ * host's queue; the trap rules (the agent drops trap URLs before they reach the frontier).
+ */
+export function urlVerdict(f: UrlFacts): UrlVerdict {
+  const ok = f.history.filter(answered);
+  if (ok.length > 0) {
+    const last = ok[0]!;
+    const due =
+      f.recrawlDueAt !== null
+        ? `; next re-crawl due ${new Date(f.recrawlDueAt).toISOString()}`
+        : '';
+    return {
+      fetched: true,
+      reason: 'fetched',
+      detail: `fetched ${ok.length} time(s); last HTTP ${last.status} at ${last.fetched_at}${due}`,
+    };
+  }
+  const latest = f.history[0];
+  if (latest && latest.error_code !== '') {
+    const reason = REASON_OF_CODE[latest.error_code];
+    if (reason !== undefined)
+      return {
+        fetched: false,
+        reason,
+        detail: `the last attempt at ${latest.fetched_at} ended with ${latest.error_code}`,
+      };
+  }
+  if (f.blocked)
+    return {
+      fetched: false,
+      reason: 'blocked',
+      detail: 'the host is blocked by an operator; its queue is kept until it is unblocked',
+    };
+  if (f.deadLetter) {
+    const reason = REASON_OF_CODE[f.deadLetter.reason] ?? 'unknown';
+    return {
+      fetched: false,
+      reason,
+      detail: `parked as a dead letter after ${f.deadLetter.attempts} attempt(s): ${f.deadLetter.reason} (${new Date(f.deadLetter.at).toISOString()}); requeue it with POST /v1/dead-letters/requeue`,
+    };
+  }
+  if (latest) {
+    return {
+      fetched: false,
+      reason: f.seen ? 'queued' : 'unknown',
+      detail: `${f.history.length} attempt(s) without a 2xx/3xx answer; the last at ${latest.fetched_at}: HTTP ${latest.status}${latest.error_code ? ` (${latest.error_code})` : ''}`,
+    };
+  }
+  if (f.seen)
+    return {
+      fetched: false,
+      reason: 'queued',
+      detail: `in the frontier's seen set, not fetched yet; the host's queue holds ${f.queuedOnHost} URL(s)`,
+    };
+  if (f.trapRule !== null)
+    return {
+      fetched: false,
+      reason: 'trap',
+      detail: `matches the trap rule ${f.trapRule}: agents drop such links before they reach the frontier`,
+    };
+  return {
+    fetched: false,
+    reason: 'unknown',
+    detail:
+      'no fetch recorded in ClickHouse, the host is not blocked, the URL is not in the seen set, the host queue or the dead letters, and no trap rule matches: it was never discovered',
+  };
+}
