@@ -1,0 +1,15 @@
+import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
+import { SeedForm } from '../../../components/seeds/seed-form';
+import { PageHead } from '../../../components/ui/page-head';
+
+export const metadata: Metadata = { title: 'Seeds' };
+
+export default function SeedsPage(): ReactNode {
+  return (
+    <>
+      <PageHead title="Seeds">Start the crawl from URLs and sitemaps.</PageHead>
+      <SeedForm />
+    </>
+  );
+}

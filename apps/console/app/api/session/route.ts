@@ -1,0 +1,53 @@
+// Sign-in and sign-out. The browser posts its credentials here; the console calls the
+// coordinator's login and keeps the coordinator's session id in its own httpOnly cookie.
+import { NextResponse } from 'next/server';
+import { callCoordinator, sessionFromSetCookies } from '../../../lib/server/coordinator';
+import { crossSiteRejected, isSameOrigin } from '../../../lib/server/same-origin';
+import {
+  SESSION_COOKIE,
+  cookieSecure,
+  readSession,
+  sessionCookieOptions,
+} from '../../../lib/server/session';
+
+export const dynamic = 'force-dynamic';
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export async function POST(request: Request): Promise<Response> {
+  if (!isSameOrigin(request)) return crossSiteRejected();
+  let input: unknown;
+  try {
+    input = await request.json();
+  } catch {
+    input = null;
+  }
+  const { email, password } = (input ?? {}) as { email?: unknown; password?: unknown };
+  if (typeof email !== 'string' || typeof password !== 'string' || !email || !password)
+    return Response.json(
+      { error: { code: 'BAD_REQUEST', message: 'Enter your email and password.' } },
+      { status: 400, headers: NO_STORE },
+    );
+  const reply = await callCoordinator('/v1/auth/login', {
+    method: 'POST',
+    body: { email, password },
+  });
+  const session = reply.status === 200 ? sessionFromSetCookies(reply.setCookies) : null;
+  if (!session)
+    return Response.json(reply.body, {
+      status: reply.status === 200 ? 502 : reply.status,
+      headers: NO_STORE,
+    });
+  const res = NextResponse.json(reply.body, { headers: NO_STORE });
+  res.cookies.set(SESSION_COOKIE, session, sessionCookieOptions(cookieSecure()));
+  return res;
+}
+
+export async function DELETE(request: Request): Promise<Response> {
+  if (!isSameOrigin(request)) return crossSiteRejected();
+  const session = await readSession();
+  if (session) await callCoordinator('/v1/auth/logout', { method: 'POST', session });
+  const res = NextResponse.json({ ok: true }, { headers: NO_STORE });
+  res.cookies.set(SESSION_COOKIE, '', { ...sessionCookieOptions(cookieSecure()), maxAge: 0 });
+  return res;
+}

@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import type { HostDetail } from '../../lib/types/hosts';
+import { Panel } from '../ui/panel';
+import { Time } from '../ui/time';
+import { RobotsSummaryView } from './robots-summary';
+
+export function RobotsView({ robots }: { robots: HostDetail['robots'] }): ReactNode {
+  return (
+    <Panel title="robots.txt as fetched">
+      {robots === undefined ? (
+        <p className="muted">This coordinator does not report robots.txt yet.</p>
+      ) : robots === null ? (
+        <p className="muted">Not fetched yet: it is fetched before the host’s first page.</p>
+      ) : (
+        <>
+          <p>
+            {robots.url ? <span className="mono break">{robots.url}</span> : 'robots.txt'}: status{' '}
+            <strong>{robots.status || 'no answer'}</strong>
+            {robots.error ? ` (${robots.error})` : ''}, fetched <Time at={robots.fetched_at} />
+          </p>
+          {robots.rules_summary !== undefined && (
+            <RobotsSummaryView summary={robots.rules_summary} />
+          )}
+          <pre className="code-block" tabIndex={0} aria-label="robots.txt body">
+            {robots.body || '(empty body)'}
+          </pre>
+        </>
+      )}
+    </Panel>
+  );
+}

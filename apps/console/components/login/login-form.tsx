@@ -1,0 +1,56 @@
+'use client';
+
+import { useState, type FormEvent, type ReactNode } from 'react';
+
+export function LoginForm(): ReactNode {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch('/api/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: form.get('email'), password: form.get('password') }),
+      });
+      if (res.ok) {
+        window.location.assign('/');
+        return;
+      }
+      const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+      setError(
+        res.status === 401
+          ? 'Email or password is wrong. Check both and try again.'
+          : (body?.error?.message ?? `Sign-in failed (${res.status}).`),
+      );
+    } catch {
+      setError('Cannot reach the console server. Check that it is running, then try again.');
+    }
+    setBusy(false);
+  };
+
+  return (
+    <form className="form" onSubmit={(e) => void submit(e)}>
+      <label className="field">
+        <span>Email</span>
+        <input name="email" type="email" autoComplete="username" required autoFocus />
+      </label>
+      <label className="field">
+        <span>Password</span>
+        <input name="password" type="password" autoComplete="current-password" required />
+      </label>
+      {error !== null && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="button button--primary" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,90 @@
+import type { ReactNode } from 'react';
+import { formatBytes, formatPercent, formatRate } from '../../lib/format';
+import type { StatsSeries } from '../../lib/types/stats';
+import { BarList } from '../charts/bar-list';
+import { LineChart } from '../charts/line-chart';
+import { StackedBars } from '../charts/stacked-bars';
+import { Panel } from '../ui/panel';
+
+const ms = (v: number) => `${Math.round(v)} ms`;
+const pct = (v: number) => formatPercent(v, 1);
+
+/** Crawl-health charts over the chosen window, from `GET /v1/stats/series`. */
+export function SeriesCharts({ series }: { series: StatsSeries }): ReactNode {
+  const b = series.buckets;
+  const per = Math.max(1, series.bucket_s);
+  const line = (f: (x: (typeof b)[number]) => number): Array<[number, number]> =>
+    b.map((x) => [x.t, f(x)]);
+  return (
+    <div className="chart-grid">
+      <Panel title="Pages / s" aside={`${per} s buckets`}>
+        <LineChart
+          label="Pages per second"
+          format={formatRate}
+          series={[{ name: 'pages/s', color: 'var(--accent)', points: line((x) => x.pages / per) }]}
+        />
+      </Panel>
+      <Panel title="Bytes / s">
+        <LineChart
+          label="Bytes per second"
+          format={(v) => `${formatBytes(v)}/s`}
+          series={[
+            { name: 'bytes/s', color: 'var(--mix-3xx)', points: line((x) => x.bytes / per) },
+          ]}
+        />
+      </Panel>
+      <Panel title="Status mix">
+        <StackedBars
+          label="Responses by status class"
+          keys={[
+            { key: 's2xx', name: '2xx', color: 'var(--mix-2xx)' },
+            { key: 's3xx', name: '3xx', color: 'var(--mix-3xx)' },
+            { key: 's4xx', name: '4xx', color: 'var(--mix-4xx)' },
+            { key: 's5xx', name: '5xx', color: 'var(--mix-5xx)' },
+            { key: 'errors', name: 'no answer', color: 'var(--mix-error)' },
+          ]}
+          rows={b.map((x) => ({
+            t: x.t,
+            values: { s2xx: x.s2xx, s3xx: x.s3xx, s4xx: x.s4xx, s5xx: x.s5xx, errors: x.errors },
+          }))}
+        />
+      </Panel>
+      <Panel title="Fetch latency">
+        <LineChart
+          label="Fetch latency percentiles"
+          format={ms}
+          series={[
+            { name: 'p50', color: 'var(--mix-2xx)', points: line((x) => x.p50_ms) },
+            { name: 'p95', color: 'var(--mix-4xx)', points: line((x) => x.p95_ms) },
+            { name: 'p99', color: 'var(--mix-5xx)', points: line((x) => x.p99_ms) },
+          ]}
+        />
+      </Panel>
+      <Panel title="Duplicates">
+        <LineChart
+          label="Duplicate and near-duplicate rates"
+          format={pct}
+          series={[
+            {
+              name: 'exact',
+              color: 'var(--mix-error)',
+              points: line((x) => (x.pages ? x.duplicates / x.pages : 0)),
+            },
+            {
+              name: 'near',
+              color: 'var(--mix-4xx)',
+              points: line((x) => (x.pages ? x.near_duplicates / x.pages : 0)),
+            },
+          ]}
+        />
+      </Panel>
+      <Panel title="Error codes" aside="in this window">
+        <BarList
+          label="Error codes by count"
+          items={series.error_codes.map((e) => ({ name: e.code, value: e.count }))}
+          empty="No fetch errors in this window."
+        />
+      </Panel>
+    </div>
+  );
+}

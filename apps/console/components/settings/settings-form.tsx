@@ -1,0 +1,132 @@
+'use client';
+
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { formText } from '../../lib/client/form-text';
+import { apiSend, type ApiFailure } from '../../lib/client/api';
+import { useCan } from '../../lib/client/session-context';
+import { useApi } from '../../lib/client/use-api';
+import { ErrorBox } from '../ui/error-box';
+import { Loading } from '../ui/loading';
+import { Panel } from '../ui/panel';
+import { Time } from '../ui/time';
+
+interface Settings {
+  overridden?: string[];
+  updated_at?: string | null;
+  user_agent_contact?: string;
+  recrawl_share?: number;
+  default_rate_limit_rps?: number;
+  max_depth?: number;
+}
+
+const FIELDS: Array<{
+  key: keyof Settings;
+  label: string;
+  type: 'url' | 'number';
+  step?: string;
+  help: string;
+}> = [
+  {
+    key: 'user_agent_contact',
+    label: 'User-Agent contact URL',
+    type: 'url',
+    help: 'Named in every request, so site owners can reach you.',
+  },
+  {
+    key: 'recrawl_share',
+    label: 'Re-crawl share (0–1)',
+    type: 'number',
+    step: '0.05',
+    help: 'Capacity kept for re-crawls, so discovery cannot starve them.',
+  },
+  {
+    key: 'default_rate_limit_rps',
+    label: 'Default rate limit (requests/s per host)',
+    type: 'number',
+    step: 'any',
+    help: 'For hosts without their own limit.',
+  },
+  {
+    key: 'max_depth',
+    label: 'Maximum depth',
+    type: 'number',
+    step: '1',
+    help: 'Hops from a seed.',
+  },
+];
+
+/** Crawl settings; admins change them. */
+export function SettingsForm(): ReactNode {
+  const canEdit = useCan('admin');
+  const settings = useApi<Settings>('/settings');
+  const [error, setError] = useState<ApiFailure | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+
+  const save = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const patch: Record<string, unknown> = {};
+    for (const field of FIELDS) {
+      const v = formText(f, field.key).trim();
+      if (v !== '') patch[field.key] = field.type === 'number' ? Number(v) : v;
+    }
+    setError(null);
+    setNote(null);
+    const r = await apiSend('PUT', '/settings', patch);
+    if (!r.ok) return setError(r);
+    setNote('Settings saved.');
+    settings.refresh();
+  };
+
+  return (
+    <Panel title="Crawl settings">
+      {settings.loading && <Loading what="settings" />}
+      {settings.error && <ErrorBox title="Cannot load the settings" error={settings.error} />}
+      {settings.data && (
+        <form className="form" onSubmit={(e) => void save(e)}>
+          {!canEdit && <p className="muted">Admins change these settings.</p>}
+          <p className="muted">
+            {settings.data.updated_at ? (
+              <>
+                Last changed <Time at={settings.data.updated_at} />.
+              </>
+            ) : (
+              'All values come from the environment (never changed here).'
+            )}
+          </p>
+          {FIELDS.map((field) => (
+            <label key={field.key} className="field">
+              <span>{field.label}</span>
+              <input
+                name={field.key}
+                type={field.type}
+                step={field.step}
+                defaultValue={settings.data?.[field.key] ?? ''}
+                disabled={!canEdit}
+              />
+              <small className="muted">
+                {field.help}
+                {settings.data?.overridden?.includes(field.key)
+                  ? ' Set here.'
+                  : ' From the environment.'}
+              </small>
+            </label>
+          ))}
+          {canEdit && (
+            <div className="form__actions">
+              <button type="submit" className="button button--primary">
+                Save settings
+              </button>
+            </div>
+          )}
+        </form>
+      )}
+      {note && (
+        <p className="notice notice--ok" role="status">
+          {note}
+        </p>
+      )}
+      {error && <ErrorBox title="The settings were not saved" error={error} />}
+    </Panel>
+  );
+}

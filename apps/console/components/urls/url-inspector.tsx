@@ -1,0 +1,71 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { query } from '../../lib/client/api';
+import { useApi } from '../../lib/client/use-api';
+import type { UrlFetch, UrlReport } from '../../lib/types/urls';
+import { ErrorBox } from '../ui/error-box';
+import { Loading } from '../ui/loading';
+import { Panel } from '../ui/panel';
+import { CaptureViewer } from './capture-viewer';
+import { HistoryTable } from './history-table';
+import { ParsedPage } from './parsed-page';
+import { Verdict } from './verdict';
+
+export function UrlInspector({ url }: { url: string }): ReactNode {
+  const router = useRouter();
+  const [input, setInput] = useState(url);
+  const [open, setOpen] = useState<UrlFetch | null>(null);
+  const report = useApi<UrlReport>(url ? `/urls${query({ url })}` : null);
+  const submit = (e: FormEvent): void => {
+    e.preventDefault();
+    setOpen(null);
+    if (input.trim()) router.push(`/urls${query({ url: input.trim() })}`);
+  };
+  const r = report.data;
+  return (
+    <>
+      <form className="form form--row panel" role="search" onSubmit={submit}>
+        <label className="field field--grow">
+          <span>URL</span>
+          <input
+            name="url"
+            type="url"
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+            placeholder="https://example.com/page"
+            required
+          />
+        </label>
+        <button type="submit" className="button button--primary">
+          Inspect
+        </button>
+      </form>
+      {!url && (
+        <p className="muted">
+          Enter a URL to see each fetch, its captures and why it was or was not fetched.
+        </p>
+      )}
+      {report.loading && <Loading what="the URL’s history" />}
+      {report.error && <ErrorBox title="Cannot inspect this URL" error={report.error} />}
+      {r && (
+        <div className="stack">
+          <Verdict report={r} />
+          <p className="muted mono break">
+            {r.host} · url_fp {r.url_fp}
+          </p>
+          <Panel title="History" aside={`${r.history.length} fetches`}>
+            <HistoryTable rows={r.history} open={open} onOpen={setOpen} />
+          </Panel>
+          {open && (
+            <Panel title="Raw response">
+              <CaptureViewer key={`${open.warc_key}@${open.warc_offset}`} capture={open} />
+            </Panel>
+          )}
+          <ParsedPage page={r.page} />
+        </div>
+      )}
+    </>
+  );
+}

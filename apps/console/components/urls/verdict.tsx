@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import type { UrlReport, VerdictReason } from '../../lib/types/urls';
+import { Time } from '../ui/time';
+
+const EXPLAIN: Record<VerdictReason, string> = {
+  fetched: 'Fetched.',
+  robots: 'Not fetched: the host’s robots.txt disallows it.',
+  blocked: 'Not fetched: an operator blocked the host.',
+  trap: 'Not fetched: it looks like a crawler trap (calendar, session id, repeated path…).',
+  budget: 'Not fetched: the host used up its daily page budget.',
+  duplicate: 'Not fetched again: its content duplicates another URL.',
+  not_yet_due: 'Fetched before; its next re-crawl is not due yet.',
+  queued: 'Waiting in its host’s queue.',
+  unknown: 'Not known to the crawl: no link or seed led to it yet.',
+};
+
+function days(ms: number): string {
+  const h = ms / 3_600_000;
+  return h < 48 ? `${h.toFixed(1)} h` : `${(h / 24).toFixed(1)} d`;
+}
+
+/** The answer to "why was this URL (not) fetched?". */
+export function Verdict({ report }: { report: UrlReport }): ReactNode {
+  const v = report.verdict;
+  return (
+    <div
+      className={`verdict verdict--${v.fetched ? 'ok' : 'no'}`}
+      role="status"
+      data-testid="verdict"
+    >
+      <p className="verdict__reason">
+        <strong>{EXPLAIN[v.reason] ?? v.reason}</strong>
+      </p>
+      {v.detail && <p>{v.detail}</p>}
+      {report.recrawl && (
+        <p className="muted">
+          Re-crawl every {days(report.recrawl.interval_ms)}; next due{' '}
+          <Time at={report.recrawl.due_at} />.
+        </p>
+      )}
+    </div>
+  );
+}

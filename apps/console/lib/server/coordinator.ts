@@ -1,0 +1,105 @@
+// The console's one way to the coordinator: every call carries the signed-in user's session
+// (never a shared admin token), so the coordinator applies that user's role to it.
+
+const DEFAULT_COORDINATOR_URL = 'http://127.0.0.1:4000';
+const TIMEOUT_MS = 10_000;
+
+/** The coordinator's session cookie, as the console forwards it. */
+export const COORDINATOR_COOKIE = 'crawler_session';
+
+export interface UpstreamReply {
+  status: number;
+  body: unknown;
+  /** `Set-Cookie` headers of the answer (login and logout set the session cookie). */
+  setCookies: string[];
+}
+
+/** The coordinator's base URL from COORDINATOR_URL (a path prefix is kept), or null if invalid. */
+export function coordinatorBase(): string | null {
+  const base = (process.env.COORDINATOR_URL ?? '').trim() || DEFAULT_COORDINATOR_URL;
+  try {
+    return new URL(base).toString().replace(/\/+$/, '');
+  } catch {
+    return null;
+  }
+}
+
+/** A console-side failure in the shape the coordinator uses for its own errors. */
+export function consoleError(status: number, code: string, message: string): UpstreamReply {
+  return { status, body: { error: { code, message } }, setCookies: [] };
+}
+
+/**
+ * Calls the coordinator. `path` starts with `/v1/` and may carry a query string. Mutations get
+ * `x-crawler-csrf: 1`: the console's own routes checked the browser's origin before calling.
+ * Network failures and timeouts become 502/504 answers with a message that says what to do.
+ */
+export async function callCoordinator(
+  path: string,
+  opts: { method?: string; session?: string | null; body?: unknown } = {},
+): Promise<UpstreamReply> {
+  const base = coordinatorBase();
+  if (base === null)
+    return consoleError(
+      500,
+      'CONSOLE_MISCONFIGURED',
+      'COORDINATOR_URL is not a valid URL: set it to the coordinator, e.g. http://127.0.0.1:4000, and restart the console.',
+    );
+  const method = opts.method ?? 'GET';
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.session) headers.cookie = `${COORDINATOR_COOKIE}=${opts.session}`;
+  if (method !== 'GET' && method !== 'HEAD') headers['x-crawler-csrf'] = '1';
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      cache: 'no-store',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+    });
+  } catch (err) {
+    const timeout = err instanceof DOMException && err.name === 'TimeoutError';
+    return timeout
+      ? consoleError(
+          504,
+          'COORDINATOR_TIMEOUT',
+          `The coordinator at ${base} did not answer within ${TIMEOUT_MS / 1000} s. Check that it is running and not overloaded.`,
+        )
+      : consoleError(
+          502,
+          'COORDINATOR_UNREACHABLE',
+          `Cannot reach the coordinator at ${base}. Start it with \`npm start\`, or set COORDINATOR_URL if it runs elsewhere.`,
+        );
+  }
+  const text = await res.text();
+  let body: unknown = null;
+  if (text !== '') {
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      body = {
+        error: {
+          code: 'BAD_RESPONSE',
+          message: `The coordinator answered ${res.status} with something other than JSON.`,
+        },
+      };
+    }
+  }
+  return { status: res.status, body, setCookies: res.headers.getSetCookie() };
+}
+
+/** The value of the coordinator's session cookie in a login answer, or null. */
+export function sessionFromSetCookies(setCookies: string[]): string | null {
+  for (const c of setCookies) {
+    const first = c.split(';')[0] ?? '';
+    const eq = first.indexOf('=');
+    if (eq > 0 && first.slice(0, eq).trim() === COORDINATOR_COOKIE) {
+      const value = first.slice(eq + 1).trim();
+      return value === '' ? null : value;
+    }
+  }
+  return null;
+}

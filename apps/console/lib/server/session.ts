@@ -1,0 +1,64 @@
+// The console's own session cookie. It holds the coordinator's session id, relayed at sign-in;
+// httpOnly so page scripts never see it, SameSite=Lax so other sites' requests do not carry it.
+import { cookies } from 'next/headers';
+import { cache } from 'react';
+import { isRole, type SessionUser } from '../roles';
+import { callCoordinator } from './coordinator';
+
+export const SESSION_COOKIE = 'console_session';
+/** The coordinator's own session lasts 12 h by default; the cookie never outlives it by much. */
+const COOKIE_MAX_AGE_S = 12 * 3600;
+
+export async function readSession(): Promise<string | null> {
+  const jar = await cookies();
+  return jar.get(SESSION_COOKIE)?.value ?? null;
+}
+
+export function sessionCookieOptions(secure: boolean) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure,
+    maxAge: COOKIE_MAX_AGE_S,
+  };
+}
+
+/** `COOKIE_SECURE=true` (served over HTTPS) adds the Secure flag, as on the coordinator. */
+export function cookieSecure(): boolean {
+  return process.env.COOKIE_SECURE === 'true';
+}
+
+function userOf(body: unknown): SessionUser | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { user, role } = body as { user?: Record<string, unknown>; role?: unknown };
+  if (!user || typeof user.id !== 'string' || typeof user.email !== 'string') return null;
+  const effective = isRole(role) ? role : user.role;
+  if (!isRole(effective)) return null;
+  return {
+    id: user.id,
+    email: user.email,
+    name: typeof user.name === 'string' ? user.name : '',
+    role: effective,
+  };
+}
+
+export type SessionState =
+  | { kind: 'signed-in'; user: SessionUser }
+  | { kind: 'signed-out' }
+  | { kind: 'unavailable'; message: string };
+
+/** Who is signed in, asked of the coordinator once per request (`GET /v1/auth/me`). */
+export const currentSession = cache(async (): Promise<SessionState> => {
+  const session = await readSession();
+  if (!session) return { kind: 'signed-out' };
+  const reply = await callCoordinator('/v1/auth/me', { session });
+  if (reply.status === 401) return { kind: 'signed-out' };
+  const user = userOf(reply.body);
+  if (reply.status === 200 && user) return { kind: 'signed-in', user };
+  const err = reply.body as { error?: { message?: string } } | null;
+  return {
+    kind: 'unavailable',
+    message: err?.error?.message ?? `The coordinator answered ${reply.status}.`,
+  };
+});

@@ -1,0 +1,55 @@
+export interface HostListItem {
+  host: string;
+  fetches: number;
+  last_fetch_at: string | null;
+  errors: number;
+  blocked: boolean;
+  rate_limit_rps: number | null;
+}
+
+export interface FetchSummary {
+  url: string;
+  fetched_at: string;
+  status: number;
+  error_code: string;
+  fetch_ms?: number;
+  bytes?: number;
+}
+
+export interface HostAuditItem {
+  at: string;
+  actor: string | { label?: string };
+  action: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface RobotsSummary {
+  verdict: 'rules' | 'allow_all' | 'disallow_all';
+  root_allowed: boolean;
+  crawl_delay_s: number | null;
+  sitemaps: string[];
+  allow_lines: number;
+  disallow_lines: number;
+}
+
+/** `GET /v1/hosts/{host}`; the robots, fetch and audit parts only on newer coordinators. */
+export interface HostDetail {
+  host: string;
+  policy: { rate_limit_rps: number | null; blocked: boolean; effective_gap_ms: number };
+  queue_length: number;
+  next_allowed_at: string | null;
+  leased: boolean;
+  parked: string | null;
+  robots?: {
+    url?: string;
+    status: number;
+    error?: string | null;
+    fetched_at: string;
+    body: string;
+    rules_summary?: RobotsSummary | string;
+  } | null;
+  recent_fetches?: FetchSummary[];
+  recent_errors?: FetchSummary[];
+  audit?: HostAuditItem[];
+}
