@@ -6,8 +6,11 @@ const benches: Record<
   string,
   () => Promise<{ run(args: string[]): Promise<Record<string, unknown>> }>
 > = {
+  agent: () => import('./bench/agent'),
+  console: () => import('./bench/console'),
   e2e: () => import('./bench/e2e'),
   frontier: () => import('./bench/frontier'),
+  ingest: () => import('./bench/ingest'),
 };
 const load = name ? benches[name] : undefined;
 if (!load) {
