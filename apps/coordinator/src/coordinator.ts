@@ -19,6 +19,7 @@ import { enqueueSeeds } from './seeds/add-seeds';
 import { TelemetryIngest } from './telemetry/ingest-telemetry';
 import { RecrawlStore } from './recrawl/recrawl-store';
 import { RecrawlSweeper } from './recrawl/recrawl-sweeper';
+import { NearDupIndex } from './dedupe/near-dup-index';
 
 /**
  * The control plane: migrates Postgres, creates the first admin (ADMIN_EMAIL, ADMIN_TOKEN),
@@ -100,6 +101,7 @@ export class Coordinator {
     if (config.RECRAWL_SWEEP_EVERY_MS > 0)
       await sweeper.start(config.REDIS_URL, config.REDIS_PREFIX, config.RECRAWL_SWEEP_EVERY_MS);
     const feedRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
+    const nearDups = new NearDupIndex(redis, config.REDIS_PREFIX, config.DEDUPE_NEAR_DISTANCE);
     const pagesIngest = new PagesIngest(
       feedRedis,
       analytics,
@@ -109,6 +111,11 @@ export class Coordinator {
         consumer: `coordinator-${process.pid}`,
       },
       log,
+      // Near duplicates (SimHash within DEDUPE_NEAR_DISTANCE bits) are found as pages arrive.
+      async (pages) =>
+        void (await nearDups.checkAndRecord(
+          pages.filter((p) => !p.noindex && p.change !== 'unchanged'),
+        )),
     );
     await pagesIngest.start();
     const server = createApiServer(services);

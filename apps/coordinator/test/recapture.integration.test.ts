@@ -6,6 +6,7 @@ import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/shared/url';
 import { readWarcRecordAt } from '@crawler/shared/warc';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
+import { NearDupIndex } from '../src/dedupe/near-dup-index';
 
 // Re-crawls and duplicates end to end: each capture schedules its URL (change model), the
 // sweep sends due URLs back with the prior capture's validators, a 304 becomes a
@@ -233,6 +234,22 @@ describe('re-captures and duplicates', () => {
       expect(rec.headers['WARC-Refers-To']).toBe(full.record_id);
       expect(rec.headers['WARC-Refers-To-Target-URI']).toBe(full.url);
       expect(rec.headers['WARC-Payload-Digest']).toBe(full.payload_digest);
+    }
+  });
+
+  it('records a near-duplicate page (one word differs) with the page it nearly copies', async () => {
+    await stack.coordinator.pagesIngest.settle();
+    const near = first.filter((r) => /near-of-1\.html$/.test(r.url) && r.status === 200);
+    expect(near.length).toBeGreaterThan(0);
+    const index = new NearDupIndex(
+      stack.redis,
+      stack.env.config.REDIS_PREFIX,
+      stack.env.config.DEDUPE_NEAR_DISTANCE,
+    );
+    for (const r of near) {
+      const origin = await index.originOf(r.url_fp);
+      expect(origin?.originUrl, r.url).toMatch(/\/(copy-of-1\.html|[^/]*1[^/]*)$/);
+      expect(origin!.distance).toBeLessThanOrEqual(3);
     }
   });
 

@@ -70,4 +70,14 @@ describe('NearDupIndex', () => {
       ['http://a.test/p31', 'http://a.test/p30'],
     ]);
   });
+
+  it('records each near duplicate with its origin', async () => {
+    const index = new NearDupIndex(redis, `${prefix}:e`, 3);
+    await index.checkAndRecord([page(40, base), page(41, flip(base, [30]))]);
+    expect(await index.originOf(page(41, base).url_fp)).toMatchObject({
+      originUrl: 'http://a.test/p40',
+      distance: 1,
+    });
+    expect(await index.originOf(page(40, base).url_fp)).toBeNull();
+  });
 });

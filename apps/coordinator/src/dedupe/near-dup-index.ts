@@ -38,6 +38,30 @@ export class NearDupIndex {
     if (maxDistance > 3) throw new RangeError('four 16-bit bands find distances up to 3 only');
   }
 
+  /**
+   * Checks pages against the index and records each near duplicate's origin (`near-dup` hash:
+   * url_fp → JSON), so the URL inspector and the API can say what a page is a near copy of.
+   */
+  async checkAndRecord(pages: readonly SimhashedPage[]): Promise<NearDuplicate[]> {
+    const found = await this.check(pages);
+    if (found.length > 0)
+      await this.redis.hset(
+        this.recordKey(),
+        Object.fromEntries(found.map((d) => [d.urlFp, JSON.stringify(d)])),
+      );
+    return found;
+  }
+
+  /** The recorded origin of a near duplicate, or null. */
+  async originOf(urlFp: string): Promise<NearDuplicate | null> {
+    const raw = await this.redis.hget(this.recordKey(), urlFp);
+    return raw === null ? null : (JSON.parse(raw) as NearDuplicate);
+  }
+
+  private recordKey(): string {
+    return `${this.prefix}:near-dup`;
+  }
+
   /** Checks pages against the index (and each other, in order), then adds them to it. */
   async check(pages: readonly SimhashedPage[]): Promise<NearDuplicate[]> {
     const found: NearDuplicate[] = [];

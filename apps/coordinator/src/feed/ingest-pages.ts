@@ -1,3 +1,4 @@
+import type { ParsedPageMessage } from '@crawler/shared/messages';
 import {
   AnalyticsError,
   pageRowSchema,
@@ -47,6 +48,9 @@ export class PagesIngest {
     private readonly analytics: AnalyticsStore,
     opts: PagesIngestOptions,
     private readonly log: Logger,
+    /** Runs after each batch is stored, before it is acknowledged (a failure retries the batch). */
+    private readonly onStored: (pages: ParsedPageMessage[]) => Promise<void> = async () =>
+      undefined,
   ) {
     this.consumer = new FeedConsumer(redis, {
       prefix: opts.prefix,
@@ -100,6 +104,7 @@ export class PagesIngest {
     this.rejected += batch.rejected.length;
     // Read after the await: batches are stored concurrently.
     const inserted = await this.insert(batch.pages.map((p) => pageRowOf(p.page)));
+    await this.onStored(batch.pages.map((p) => p.page));
     this.ingested += inserted;
   }
 
