@@ -135,7 +135,7 @@ export class StreamGroupReader {
     const out = await this.readOnce(budget, opts.blockMs ?? 0);
     const lingerMs = opts.lingerMs ?? 0;
     if (out.length === 0 || lingerMs <= 0) return out;
-    for (const until = Date.now() + lingerMs; out.length < budget; ) {
+    for (const until = Date.now() + lingerMs; out.length < budget;) {
       const left = until - Date.now();
       if (left <= 0) break;
       const more = await this.readOnce(budget - out.length, left);
@@ -158,7 +158,7 @@ export class StreamGroupReader {
     if (got.length > 0 || blockMs <= 0) return got;
     if (!('nodes' in this.redis)) return this.readNew(budget, blockMs);
     // A cluster has no BLOCK across slots: poll until something comes or the time is up.
-    for (const until = Date.now() + blockMs; Date.now() < until; ) {
+    for (const until = Date.now() + blockMs; Date.now() < until;) {
       await sleep(Math.min(CLUSTER_POLL_MS, Math.max(1, until - Date.now())));
       const more = await this.readNew(budget, 0);
       if (more.length > 0) return more;
