@@ -13,6 +13,7 @@ import { telemetryStreamKey } from '@crawler/shared/messages';
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/shared/redis';
 import { Coordinator } from '../../apps/coordinator/src/coordinator';
 import { dropDatabase } from '../../apps/coordinator/src/db/migrate';
+import { TelemetryIngest } from '../../apps/coordinator/src/telemetry/ingest-telemetry';
 import { telemetryRow } from './ingest-rows';
 
 /** Resolves each awaited word once the child prints it on a line of its own. */
@@ -74,6 +75,67 @@ async function storeInsert(path: string, rows: number, batchRows: number, hosts:
   }
 }
 
+/**
+ * Starts the producer child for `key` and, once it has its rows ready, returns a function that
+ * lets it go and times (wall and this process's CPU) until `settled()` resolves.
+ */
+function timedProduce(url: string, key: string, rows: number, perEntry: number, hosts: number) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'scripts/bench/ingest-producer.ts',
+      url,
+      key,
+      String(rows),
+      String(perEntry),
+      String(hosts),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const said = lineReader(child);
+  return async (settled: () => Promise<void>) => {
+    await said('ready');
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    child.stdin?.write('go\n');
+    await said('done');
+    await settled();
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    child.stdin?.end();
+    return { seconds, cpuUs: cpu.user + cpu.system };
+  };
+}
+
+/**
+ * The telemetry ingest on its own (no re-crawl observer): a TelemetryIngest of its own, on a
+ * stream of its own, into a database of its own in the coordinator's chdb folder.
+ */
+async function ingestAlone(
+  path: string,
+  redisUrl: string,
+  produce: (
+    key: string,
+  ) => (settled: () => Promise<void>) => Promise<{ seconds: number; cpuUs: number }>,
+) {
+  const prefix = `bench-ingest-alone-${randomBytes(4).toString('hex')}`;
+  const store = await openAnalytics({ path, database: 'crawler_bench_ingest' });
+  const redis = await connectRedis(redisUrl);
+  const ingest = new TelemetryIngest(redis, store, prefix, 'bench', createLogger('bench', 'warn'));
+  try {
+    await store.migrate();
+    await ingest.start();
+    return await produce(telemetryStreamKey(prefix))(() => ingest.settle(1_800_000));
+  } finally {
+    await ingest.stop();
+    await store.close();
+    await deleteKeysWithPrefix(redis, prefix);
+    redis.disconnect();
+  }
+}
+
 /** Waits (at most `maxMs`) until ClickHouse has no merge running: the steady state queries see. */
 async function mergesDone(analytics: AnalyticsStore, maxMs: number): Promise<number> {
   const t0 = performance.now();
@@ -114,8 +176,10 @@ async function latencies(n: number, call: (k: number) => Promise<number>) {
  * The ClickHouse ingest and the API over it, in a real Coordinator (its own Postgres database,
  * Redis prefix and embedded ClickHouse). `rows_per_s`: `rows` fetch rows through the store's
  * batch insert (validation, encoding, INSERT with the views that feed urls and captures).
- * `ingest_rows_per_s`: as many again through the real path (a child process appends them to the
- * telemetry stream as agents do; TelemetryIngest reads, validates and inserts them).
+ * `ingest_alone_rows_per_s`: as many again through the real ingest path (a child process appends
+ * them to a telemetry stream as agents do; a TelemetryIngest reads, validates and inserts them).
+ * `ingest_rows_per_s`: as many again through the coordinator's own telemetry ingest, which also
+ * updates every URL's re-crawl schedule in Redis.
  * Then, merges done, GET /v1/stats and GET /v1/hosts/{host} are timed with those rows present.
  */
 export async function run(args: string[]): Promise<Record<string, unknown>> {
@@ -155,33 +219,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     console.error(`store path: ${rows} rows through insertFetches`);
     const store = await storeInsert(join(dataDir, 'clickhouse'), rows, 100_000, hosts);
 
-    console.error(`ingest path: generating ${rows} telemetry rows (agents' side, a child process)`);
-    const key = telemetryStreamKey(config.REDIS_PREFIX);
-    const producer = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/bench/ingest-producer.ts',
-        config.REDIS_URL,
-        key,
-        String(rows),
-        String(perEntry),
-        String(hosts),
-      ],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
+    // The agents' side: a child process appends the rows to a telemetry stream, as agents do.
+    const produce = (key: string) => timedProduce(config.REDIS_URL, key, rows, perEntry, hosts);
+
+    console.error(`telemetry ingest alone: ${rows} rows`);
+    const alone = await ingestAlone(join(dataDir, 'clickhouse'), config.REDIS_URL, produce);
+
+    console.error(`coordinator: ${rows} rows through its telemetry ingest`);
+    const real = await produce(telemetryStreamKey(config.REDIS_PREFIX))(() =>
+      coordinator.ingest.settle(1_800_000),
     );
-    const said = lineReader(producer);
-    await said('ready');
-    console.error('ingesting');
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    producer.stdin?.write('go\n');
-    await said('done');
-    await coordinator.ingest.settle(1_800_000);
-    const ingestS = (performance.now() - t0) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    producer.stdin?.end();
     const stats = await coordinator.services.analytics.fetchStats();
     const [views] = await coordinator.services.analytics.queryJson<Record<string, string>>(
       `SELECT (SELECT count() FROM urls FINAL) AS urls, (SELECT count() FROM captures FINAL) AS captures`,
@@ -215,9 +262,13 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       rows_per_s: store.rowsPerS,
       rows_path: 'AnalyticsStore.insertFetches batches of 100k, 2 in flight (embedded chdb, views)',
       store_cpu_us_per_row: store.cpuUsPerRow,
-      ingest_rows_per_s: Math.round(rows / ingestS),
-      ingest_path: 'agents XADD -> telemetry stream -> TelemetryIngest -> insertFetches',
-      ingest_cpu_us_per_row: Number(((cpu.user + cpu.system) / rows).toFixed(1)),
+      ingest_alone_rows_per_s: Math.round(rows / alone.seconds),
+      ingest_alone_cpu_us_per_row: Number((alone.cpuUs / rows).toFixed(1)),
+      ingest_rows_per_s: Math.round(rows / real.seconds),
+      ingest_cpu_us_per_row: Number((real.cpuUs / rows).toFixed(1)),
+      ingest_path:
+        'agents XADD -> telemetry stream -> TelemetryIngest (validate, insertFetches) [-> the ' +
+        "coordinator's re-crawl observer, in ingest_rows_per_s only]",
       rows_ingested: stats.total + stats.robotsDenied,
       urls: Number(views?.urls),
       captures: Number(views?.captures),

@@ -65,6 +65,7 @@ describe('migrations', () => {
       'urls',
       'captures',
       'pages',
+      'fetches_by_time',
     ]);
     await s.migrate();
     expect(await ledger()).toEqual(first);
@@ -75,6 +76,8 @@ describe('migrations', () => {
       { name: 'captures', engine: 'ReplacingMergeTree' },
       { name: 'captures_mv', engine: 'MaterializedView' },
       { name: 'fetches', engine: 'ReplacingMergeTree' },
+      { name: 'fetches_by_time', engine: 'ReplacingMergeTree' },
+      { name: 'fetches_by_time_mv', engine: 'MaterializedView' },
       { name: 'pages', engine: 'ReplacingMergeTree' },
       { name: 'schema_migrations', engine: 'ReplacingMergeTree' },
       { name: 'urls', engine: 'ReplacingMergeTree' },
@@ -93,6 +96,7 @@ describe('migrations', () => {
         '004_urls',
         '005_captures',
         '006_pages',
+        '007_fetches_by_time',
       ]);
       expect(await applyMigrations(db, migrations)).toEqual([]);
       const edited = migrations.map((m) => (m.version === 2 ? { ...m, checksum: 'edited' } : m));

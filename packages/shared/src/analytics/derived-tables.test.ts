@@ -63,11 +63,12 @@ async function counts(s: { queryJson<T>(sql: string): Promise<T[]> }) {
   const [row] = await s.queryJson<Record<string, string>>(`SELECT
     (SELECT count() FROM urls FINAL) AS urls,
     (SELECT count() FROM captures FINAL) AS captures,
-    (SELECT count() FROM fetches FINAL) AS fetches`);
+    (SELECT count() FROM fetches FINAL) AS fetches,
+    (SELECT count() FROM fetches_by_time FINAL) AS by_time`);
   return Object.fromEntries(Object.entries(row ?? {}).map(([k, v]) => [k, Number(v)]));
 }
 
-describe('urls and captures (fed from fetches)', () => {
+describe('urls, captures and fetches_by_time (fed from fetches)', () => {
   it('keep the newest state per URL, count changes, index only archived fetches; replays change nothing', async () => {
     store = await openAnalytics({ path: dir, database: 'crawler_test' });
     await store.migrate();
@@ -75,7 +76,7 @@ describe('urls and captures (fed from fetches)', () => {
     await store.insertFetches(rows.slice(0, 700));
     await store.insertFetches(rows.slice(700));
     const before = await counts(store);
-    expect(before).toEqual({ urls: 500, captures: 1000, fetches: 1500 });
+    expect(before).toEqual({ urls: 500, captures: 1000, fetches: 1500, by_time: 1500 });
 
     // At-least-once ingest: whole batches and parts of them arrive again.
     await store.insertFetches(rows);
@@ -136,9 +137,14 @@ describe('migrations', () => {
       );
       const rows = history(200, 3);
       await db.insertJsonCompact('fetches', FETCH_COLUMNS, await encodeFetchRows(rows));
-      expect(await applyMigrations(db, all)).toEqual(['004_urls', '005_captures', '006_pages']);
+      expect(await applyMigrations(db, all)).toEqual([
+        '004_urls',
+        '005_captures',
+        '006_pages',
+        '007_fetches_by_time',
+      ]);
       const q = { queryJson: <T>(sql: string) => db.queryRows<T>(sql, {}) };
-      const expected = { urls: 200, captures: 400, fetches: 600 };
+      const expected = { urls: 200, captures: 400, fetches: 600, by_time: 600 };
       expect(await counts(q)).toEqual(expected);
 
       // Idempotent DDL and keyed backfills: running every statement again does no harm.
@@ -150,7 +156,7 @@ describe('migrations', () => {
         FETCH_COLUMNS,
         await encodeFetchRows([fetchOf(999, 0)]),
       );
-      expect(await counts(q)).toEqual({ urls: 201, captures: 401, fetches: 601 });
+      expect(await counts(q)).toEqual({ urls: 201, captures: 401, fetches: 601, by_time: 601 });
     });
   });
 });

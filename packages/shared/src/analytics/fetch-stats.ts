@@ -21,14 +21,14 @@ export interface FetchStats {
 const WINDOW_SECONDS = 60;
 
 /*
- * FINAL collapses rows replayed by at-least-once ingest (same host, fetched_at, url_fp). Measured
- * on 1M rows + 100k replays (embedded, 2 cores): FINAL ~60–160 ms, uniqExact over the key
- * ~250 ms, GROUP BY the key ~250–300 ms; no dedupe ~13 ms. Duplicates never span partitions
- * (the day is a function of fetched_at, which is in the key), so FINAL need not merge across
- * partitions, which roughly halves its cost.
+ * FINAL collapses rows replayed by at-least-once ingest (same fetched_at, url_fp). It reads
+ * `fetches_by_time`, a narrow copy of `fetches` sorted by time (migration 007): its parts barely
+ * overlap, so FINAL has little to merge. Measured on 1M rows (embedded, 2 busy cores): ~40 ms
+ * against ~150 ms over `fetches` itself, whose parts all overlap (sorted by host first).
+ * Duplicates never span partitions (the day is a function of fetched_at, which is in the key),
+ * so FINAL need not merge across partitions either.
  */
 // URLs that robots.txt kept us from fetching are recorded too, but they are not fetch attempts.
-// The subquery names its columns: FINAL reads only those besides the sorting key.
 const FETCH_STATS_SQL = `
 SELECT
   countIf(attempt) AS total,
@@ -41,7 +41,7 @@ SELECT
   sum(bytes) AS bytes,
   countIf(attempt AND fetched_at > now64(3) - INTERVAL ${WINDOW_SECONDS} SECOND) AS recent,
   countIf(NOT attempt) AS robots_denied
-FROM (SELECT status, bytes, fetched_at, error_code != 'robots_denied' AS attempt FROM fetches FINAL
+FROM (SELECT status, bytes, fetched_at, NOT robots_denied AS attempt FROM fetches_by_time FINAL
 SETTINGS do_not_merge_across_partitions_select_final = 1)`;
 
 type Counts = Record<
