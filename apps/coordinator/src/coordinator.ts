@@ -79,7 +79,8 @@ export class Coordinator {
       recrawl,
     };
     // Postgres is the record: bring the frontier in line with it (Redis may have been emptied).
-    for (const row of await store.policies.listAll()) await pushPolicy(frontier, row);
+    for (const row of await store.policies.listAll())
+      await pushPolicy(store.policies, frontier, row);
     for (
       let batch = await store.seeds.listNotEnqueued(5000);
       batch.length > 0;

@@ -49,7 +49,12 @@ interface SeedsReply {
 }
 interface HostReply {
   host: string;
-  policy: { rate_limit_rps: number | null; blocked: boolean; effective_gap_ms: number };
+  policy: {
+    rate_limit_rps: number | null;
+    blocked: boolean;
+    effective_gap_ms: number;
+    patterns: string[];
+  };
   queue_length: number;
   next_allowed_at: string | null;
   leased: boolean;
@@ -320,7 +325,46 @@ const rejectCases: RejectCase[] = [
     body: '{}',
     status: 400,
     code: 'BAD_REQUEST',
-    message: /give rate_limit_rps or blocked/,
+    message: /give at least one of rate_limit_rps, blocked, daily_budget, allowlisted/,
+  },
+  {
+    name: 'hosts: daily_budget -1',
+    method: 'PUT',
+    path: HOST,
+    body: '{"daily_budget": -1}',
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: /^daily_budget: /,
+    fields: ['daily_budget'],
+  },
+  {
+    name: 'hosts: daily_budget 2.5',
+    method: 'PUT',
+    path: HOST,
+    body: '{"daily_budget": 2.5}',
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: /^daily_budget: /,
+    fields: ['daily_budget'],
+  },
+  {
+    name: 'hosts: allowlisted "yes"',
+    method: 'PUT',
+    path: HOST,
+    body: '{"allowlisted": "yes"}',
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: /^allowlisted: /,
+    fields: ['allowlisted'],
+  },
+  {
+    name: 'hosts: a pattern with a wildcard inside',
+    method: 'PUT',
+    path: '/v1/hosts/a.*.example.com',
+    body: '{"blocked": true}',
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: /a\.\*\.example\.com/,
   },
   {
     name: 'hosts: body over 2 MiB',
@@ -515,21 +559,29 @@ describe('POST /v1/seeds with a mixed list', () => {
 
 describe('host policies', () => {
   it('PUT {"blocked": true} then GET shows the host blocked', async () => {
-    const put = await call<{ host: string; blocked: boolean; rateLimitRps: number | null }>(
-      'PUT',
-      HOST,
-      { body: { blocked: true } },
-    );
+    const put = await call<Record<string, unknown>>('PUT', HOST, { body: { blocked: true } });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ host: 'example.com', blocked: true, rateLimitRps: null });
+    expect(put.body).toMatchObject({
+      host: 'example.com',
+      kind: 'host',
+      blocked: true,
+      rate_limit_rps: null,
+      daily_budget: null,
+      allowlisted: null,
+      hosts_updated: 1,
+    });
 
     const get = await call<HostReply>('GET', HOST);
     expect(get.status).toBe(200);
     expect(get.body.host).toBe('example.com');
     expect(get.body.policy).toEqual({
       rate_limit_rps: null,
+      daily_budget: null,
+      allowlisted: null,
       blocked: true,
       effective_gap_ms: env.config.CRAWLER_DEFAULT_GAP_MS,
+      effective_daily_budget: env.config.HOST_DAILY_BUDGET,
+      patterns: [],
     });
     const rows = await db.query<{ blocked: boolean }>(
       `SELECT blocked FROM host_policies WHERE host = 'example.com'`,
@@ -544,8 +596,42 @@ describe('host policies', () => {
     const put = await call('PUT', '/v1/hosts/EXAMPLE.com', { body: { rate_limit_rps: 0.5 } });
     expect(put.status).toBe(200);
     const get = await call<HostReply>('GET', '/v1/hosts/example.com');
-    expect(get.body.policy).toEqual({ rate_limit_rps: 0.5, blocked: true, effective_gap_ms: 2000 });
+    expect(get.body.policy).toMatchObject({
+      rate_limit_rps: 0.5,
+      blocked: true,
+      effective_gap_ms: 2000,
+    });
     expect((await snapshot()).policies).toBe(before.policies);
+  });
+
+  it('a daily budget and an allowlist reach the frontier; a pattern is stored canonical', async () => {
+    const put = await call('PUT', '/v1/hosts/budget.example', {
+      body: { daily_budget: 3, allowlisted: true },
+    });
+    expect(put.status).toBe(200);
+    const state = await coordinator.services.frontier.hostState('budget.example');
+    expect(state.fields).toMatchObject({ daily_budget: '3', allowlisted: '1' });
+    const get = await call<HostReply>('GET', '/v1/hosts/budget.example');
+    expect(get.body.policy).toMatchObject({ daily_budget: 3, effective_daily_budget: 0 });
+
+    const pattern = await call('PUT', '/v1/hosts/*.Budget.EXAMPLE', { body: { daily_budget: 9 } });
+    expect(pattern.status).toBe(200);
+    expect(pattern.body).toMatchObject({
+      host: '*.budget.example',
+      kind: 'suffix',
+      hosts_updated: 1,
+    });
+    await call('PUT', '/v1/hosts/budget.example', {
+      body: { daily_budget: null, allowlisted: null },
+    });
+    const after = await call<HostReply>('GET', '/v1/hosts/budget.example');
+    expect(after.body.policy).toMatchObject({
+      daily_budget: null,
+      effective_daily_budget: 9,
+      patterns: ['*.budget.example'],
+    });
+    const fields = (await coordinator.services.frontier.hostState('budget.example')).fields;
+    expect(fields).toMatchObject({ daily_budget: '9', allowlisted: '0' });
   });
 
   it('GET of an unknown host is 404', async () => {

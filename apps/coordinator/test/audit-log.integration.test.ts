@@ -79,11 +79,26 @@ describe('each change writes one entry with its actor, before and after', () => 
     await kit.call('PUT', `/v1/hosts/${host}`, { as: 'operator', body: { blocked: true } });
     const first = await latest('hosts.update', host);
     expect(first.before).toBeNull();
-    expect(first.after).toEqual({ rate_limit_rps: null, blocked: true });
+    expect(first.after).toEqual({
+      rate_limit_rps: null,
+      blocked: true,
+      daily_budget: null,
+      allowlisted: null,
+    });
     await kit.call('PUT', `/v1/hosts/${host}`, { as: 'operator', body: { rate_limit_rps: 2 } });
     const second = await latest('hosts.update', host);
-    expect(second.before).toEqual({ rate_limit_rps: null, blocked: true });
-    expect(second.after).toEqual({ rate_limit_rps: 2, blocked: true });
+    expect(second.before).toEqual({
+      rate_limit_rps: null,
+      blocked: true,
+      daily_budget: null,
+      allowlisted: null,
+    });
+    expect(second.after).toEqual({
+      rate_limit_rps: 2,
+      blocked: true,
+      daily_budget: null,
+      allowlisted: null,
+    });
     expect(BigInt(second.id)).toBeGreaterThan(BigInt(first.id));
   });
 
@@ -95,7 +110,12 @@ describe('each change writes one entry with its actor, before and after', () => 
     expect(res.status).toBe(200);
     const e = await latest('hosts.update', 'audit-trpc.example');
     expect(e.actor.label).toBe('token operator-token (operator@test.local)');
-    expect(e.after).toEqual({ rate_limit_rps: null, blocked: true });
+    expect(e.after).toEqual({
+      rate_limit_rps: null,
+      blocked: true,
+      daily_budget: null,
+      allowlisted: null,
+    });
   });
 
   it('deadLetters.requeue records what it asked for and how many came back', async () => {

@@ -90,6 +90,34 @@ describe('live host policies', () => {
     );
   });
 
+  it('a domain-suffix pattern blocks the hosts under it; a host of its own overrides it', async () => {
+    const startsAfter = (t: number) => requestsTo(host).filter((e) => e.startMs > t).length;
+    const getHost = async () =>
+      (await (
+        await fetch(`${coordinator.url}/v1/hosts/${host}`, { headers: stack.env.auth })
+      ).json()) as { policy: { blocked: boolean; patterns: string[] } };
+    // The first test left the host's own `blocked: false`, which a pattern does not override.
+    expect((await put(host, { blocked: null })).status).toBe(200);
+    const res = await put(`*.${host}`, { blocked: true });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ kind: 'suffix', blocked: true, hosts_updated: 1 });
+    const blockedAt = performance.timeOrigin + performance.now();
+    await sleep(1500);
+    expect(startsAfter(blockedAt + 50)).toBe(0);
+    expect((await getHost()).policy).toMatchObject({ blocked: true, patterns: [`*.${host}`] });
+
+    // The host's own setting wins over the pattern's.
+    expect((await put(host, { blocked: false })).status).toBe(200);
+    const overriddenAt = performance.timeOrigin + performance.now();
+    for (let i = 0; i < 50 && startsAfter(overriddenAt) < 3; i++) await sleep(100);
+    expect(startsAfter(overriddenAt)).toBeGreaterThanOrEqual(3);
+
+    // Cleared on both: the host is back to the crawl default.
+    await put(`*.${host}`, { blocked: null });
+    await put(host, { blocked: null });
+    expect((await getHost()).policy.blocked).toBe(false);
+  });
+
   it('a rate-limit change sets the host pace within seconds', async () => {
     const res = await put(host, { rate_limit_rps: 2 });
     expect(res.status).toBe(200);

@@ -336,3 +336,54 @@ describe('seen set', () => {
     await expect(at({ seen: { mode: 'set' } }).checkLayout()).rejects.toThrow(/layout mismatch/);
   });
 });
+
+describe('domain-suffix policies', () => {
+  it('a host first seen under a suffix takes its policy, the longest suffix winning per field', async () => {
+    const f = make({ defaultGapMs: 1000 });
+    await f.setSuffixPolicy('sfx.test', {
+      gapMs: 4000,
+      blocked: null,
+      dailyBudget: 2,
+      allowlisted: null,
+    });
+    await f.setSuffixPolicy('deep.sfx.test', {
+      gapMs: 8000,
+      blocked: null,
+      dailyBudget: null,
+      allowlisted: null,
+    });
+    await f.enqueue([
+      ...urls('sfx.test', 3),
+      ...urls('a.deep.sfx.test', 3),
+      ...urls('notsfx.test', 3),
+    ]);
+    const byHost = new Map((await f.lease('a', 8)).map((l) => [l.host, l]));
+    expect(byHost.get('sfx.test')).toMatchObject({ gapMs: 4000 });
+    expect(byHost.get('sfx.test')?.urls).toHaveLength(2); // the budget
+    expect(byHost.get('a.deep.sfx.test')).toMatchObject({ gapMs: 8000 });
+    expect((await f.hostState('a.deep.sfx.test')).fields.daily_budget).toBe('2');
+    expect(byHost.get('notsfx.test')).toMatchObject({ gapMs: 1000 });
+  });
+
+  it('a blocked suffix keeps new hosts under it out of the ready set; removing it stops that', async () => {
+    const f = make();
+    await f.setSuffixPolicy('blocked-sfx.test', {
+      gapMs: null,
+      blocked: true,
+      dailyBudget: null,
+      allowlisted: null,
+    });
+    await f.enqueue(urls('x.blocked-sfx.test', 2));
+    expect(await readyScore(redis(), f, 'x.blocked-sfx.test')).toBeNull();
+    expect((await f.hostState('x.blocked-sfx.test')).queued).toBe(2);
+    await f.setSuffixPolicy('blocked-sfx.test', null);
+    await f.enqueue(urls('y.blocked-sfx.test', 2));
+    expect(await readyScore(redis(), f, 'y.blocked-sfx.test')).not.toBeNull();
+    // Hosts already known are found to be rewritten by the caller.
+    expect((await f.knownHostsUnder('blocked-sfx.test')).sort()).toEqual([
+      'x.blocked-sfx.test',
+      'y.blocked-sfx.test',
+    ]);
+    expect(await f.knownHostsUnder('sfx.test')).not.toContain('x.blocked-sfx.test');
+  });
+});

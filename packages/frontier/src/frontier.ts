@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RedisClient } from '@crawler/shared/redis';
+import { scanKeys, type RedisClient } from '@crawler/shared/redis';
 import { FrontierKeys, shardOf } from './keys';
 import {
   decodeEntry,
@@ -11,6 +11,7 @@ import {
 import { defineFrontierScripts, type FrontierCommands } from './scripts';
 import type {
   HostPolicyNotice,
+  SuffixPolicy,
   DeadLetter,
   EnqueueUrl,
   FrontierStats,
@@ -482,6 +483,42 @@ export class Frontier {
       gapMs: policy.gapMs ?? this.o.defaultGapMs,
     };
     await this.redis.publish(this.keys.policyChannel(), JSON.stringify(live));
+  }
+
+  /**
+   * Copies a domain-suffix policy into every shard (null removes it), where hosts first seen
+   * from now on take it (enqueueUrls). Hosts already known are rewritten by the caller through
+   * setHostPolicy: find them with knownHostsUnder().
+   */
+  async setSuffixPolicy(suffix: string, policy: SuffixPolicy | null): Promise<void> {
+    const packed =
+      policy &&
+      [
+        policy.gapMs == null ? '' : String(Math.round(policy.gapMs)),
+        policy.blocked == null ? '' : policy.blocked ? '1' : '0',
+        policy.dailyBudget == null ? '' : String(policy.dailyBudget),
+        policy.allowlisted == null ? '' : policy.allowlisted ? '1' : '0',
+      ].join('|');
+    await Promise.all(
+      Array.from({ length: this.shards }, (_, s) =>
+        packed === null
+          ? this.redis.hdel(this.keys.suffixPolicies(s), suffix)
+          : this.redis.hset(this.keys.suffixPolicies(s), suffix, packed),
+      ),
+    );
+  }
+
+  /** Hosts the frontier knows that are `suffix` or end in `.suffix` (SCAN, never KEYS). */
+  async knownHostsUnder(suffix: string): Promise<string[]> {
+    const hosts: string[] = [];
+    const marker = '}:h:';
+    await scanKeys(this.redis, `${this.o.prefix}:{*}:h:*${suffix}`, (keys) => {
+      for (const key of keys) {
+        const host = key.slice(key.indexOf(marker) + marker.length);
+        if (host === suffix || host.endsWith(`.${suffix}`)) hosts.push(host);
+      }
+    });
+    return hosts;
   }
 
   /** Counters summed over all shards (also reclaims expired leases). */

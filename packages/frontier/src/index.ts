@@ -3,6 +3,7 @@ export { FrontierKeys, shardOf } from './keys';
 export type {
   PriorCapture,
   HostPolicyNotice,
+  SuffixPolicy,
   DeadLetter,
   EnqueueUrl,
   FrontierStats,

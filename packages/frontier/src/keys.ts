@@ -36,6 +36,10 @@ export class FrontierKeys {
   recrawlMeta(shard: number): string {
     return `${this.shard(shard)}rc:meta`;
   }
+  /** Domain-suffix policies copied into the shard: suffix → packed policy (see suffix-policy.lua). */
+  suffixPolicies(shard: number): string {
+    return `${this.shard(shard)}sp`;
+  }
   host(shard: number, host: string): string {
     return `${this.shard(shard)}h:${host}`;
   }

@@ -122,3 +122,14 @@ export interface HostPolicyNotice {
   /** The gap between requests, ms (the crawl default when the host has no rate limit). */
   gapMs: number;
 }
+
+/**
+ * A domain-suffix policy as copied into the shards: each field null leaves it to the host's own
+ * policy or the crawl default.
+ */
+export interface SuffixPolicy {
+  gapMs: number | null;
+  blocked: boolean | null;
+  dailyBudget: number | null;
+  allowlisted: boolean | null;
+}

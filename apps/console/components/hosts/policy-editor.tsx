@@ -7,13 +7,20 @@ import type { HostDetail } from '../../lib/types/hosts';
 import { ErrorBox } from '../ui/error-box';
 import { Panel } from '../ui/panel';
 
-/** Rate limit and block of one host (`PUT /v1/hosts/{host}`); read-only below operator. */
+/**
+ * Rate limit, daily budget, allowlist and block of one host or pattern (`PUT /v1/hosts/{host}`);
+ * read-only below operator.
+ */
 export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): ReactNode {
   const { host } = props;
   const canEdit = useCan('operator');
   const [rate, setRate] = useState(
     host.policy.rate_limit_rps === null ? '' : String(host.policy.rate_limit_rps),
   );
+  const [budget, setBudget] = useState(
+    host.policy.daily_budget === null ? '' : String(host.policy.daily_budget),
+  );
+  const [allowlisted, setAllowlisted] = useState(host.policy.allowlisted === true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiFailure | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -51,6 +58,31 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
     );
   };
 
+  const saveBudget = (e: FormEvent): void => {
+    e.preventDefault();
+    const value = budget.trim() === '' ? null : Number(budget);
+    if (value !== null && !(Number.isInteger(value) && value >= 0 && value <= 100_000_000)) {
+      setError({
+        ok: false,
+        status: 400,
+        code: 'BAD_REQUEST',
+        message:
+          'The daily budget must be a whole number of pages from 0 (unlimited) to 100,000,000, or empty for the default.',
+        fields: [],
+        body: null,
+      });
+      return;
+    }
+    void put(
+      { daily_budget: value, allowlisted: allowlisted ? true : null },
+      allowlisted
+        ? 'Host allowlisted: no daily budget.'
+        : value === null
+          ? 'Daily budget reset to the default.'
+          : `Daily budget set to ${value === 0 ? 'unlimited' : `${value} pages`}.`,
+    );
+  };
+
   return (
     <Panel title="Policy">
       {!canEdit && <p className="muted">Viewers see the policy; operators change it.</p>}
@@ -70,6 +102,40 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
         </label>
         <button type="submit" className="button" disabled={!canEdit || busy}>
           Save rate limit
+        </button>
+      </form>
+      <form className="form form--row" onSubmit={saveBudget}>
+        <label className="field">
+          <span>
+            Daily page budget (pages per UTC day; 0 = unlimited; empty = default, now{' '}
+            {host.policy.effective_daily_budget === 0
+              ? 'unlimited'
+              : host.policy.effective_daily_budget.toLocaleString('en')}
+            )
+          </span>
+          <input
+            name="daily_budget"
+            type="number"
+            step="1"
+            min="0"
+            inputMode="numeric"
+            value={budget}
+            onChange={(e) => setBudget(e.target.value)}
+            disabled={!canEdit || busy}
+          />
+        </label>
+        <label className="field field--check">
+          <input
+            name="allowlisted"
+            type="checkbox"
+            checked={allowlisted}
+            onChange={(e) => setAllowlisted(e.target.checked)}
+            disabled={!canEdit || busy}
+          />
+          <span>Allowlisted (no budget)</span>
+        </label>
+        <button type="submit" className="button" disabled={!canEdit || busy}>
+          Save budget
         </button>
       </form>
       <div className="form__row">
@@ -94,9 +160,15 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
           {host.policy.blocked ? 'Unblock host' : 'Block host'}
         </button>
       </div>
+      {host.policy.patterns.length > 0 && (
+        <p className="muted">
+          Also covered by {host.policy.patterns.join(', ')}: fields not set on this host come from
+          there.
+        </p>
+      )}
       <p className="muted">
-        The daily page budget follows the crawl settings; changes apply from the host’s next lease,
-        a block at once.
+        Changes apply from the host’s next lease, a block at once. To set a policy for a domain and
+        all its subdomains, open the host <code>*.example.com</code>.
       </p>
       {saved && (
         <p className="notice notice--ok" role="status">

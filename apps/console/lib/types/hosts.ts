@@ -36,7 +36,17 @@ export interface RobotsSummary {
 /** `GET /v1/hosts/{host}`; the robots, fetch and audit parts only on newer coordinators. */
 export interface HostDetail {
   host: string;
-  policy: { rate_limit_rps: number | null; blocked: boolean; effective_gap_ms: number };
+  policy: {
+    rate_limit_rps: number | null;
+    daily_budget: number | null;
+    allowlisted: boolean | null;
+    blocked: boolean;
+    effective_gap_ms: number;
+    /** Pages per UTC day in effect; 0 = unlimited. */
+    effective_daily_budget: number;
+    /** Domain-suffix patterns (`*.example.com`) covering the host, longest first. */
+    patterns: string[];
+  };
   queue_length: number;
   next_allowed_at: string | null;
   leased: boolean;

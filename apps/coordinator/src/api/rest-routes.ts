@@ -8,7 +8,7 @@ import { readCaptureInput, readCaptureOutput } from '../captures/read-capture.ty
 import { listDeadLettersInput, requeueDeadLettersInput } from '../dead-letters/dead-letters.types';
 import { getHostDetails } from '../hosts/host-details';
 import { hostDetailsOutput } from '../hosts/host-details.types';
-import { hostPolicyPatch } from '../hosts/host-policy.types';
+import { hostPolicyPatch, hostPolicyView } from '../hosts/host-policy.types';
 import { searchHosts } from '../hosts/search-hosts';
 import { searchHostsInput, searchHostsOutput } from '../hosts/search-hosts.types';
 import { addSeedsInput, addSeedsOutput } from '../seeds/add-seeds.types';
@@ -128,7 +128,13 @@ export const restRoutes: Route[] = [
     async (a) => ({
       body: await setHostPolicy(hostDeps(a.s), callOf(a), a.params.host ?? '', a.body as never),
     }),
-    { body: true, summary: "Sets a host's rate limit or blocks it", input: hostPolicyPatch },
+    {
+      body: true,
+      summary:
+        'Sets the policy (rate limit, block, daily budget, allowlist) of a host, or of every host under *.example.com',
+      input: hostPolicyPatch,
+      output: hostPolicyView,
+    },
   ),
   route(
     'GET',

@@ -28,6 +28,7 @@ export function hostDeps(s: Services) {
     policies: s.store.policies,
     frontier: s.frontier,
     defaultGapMs: s.config.CRAWLER_DEFAULT_GAP_MS,
+    defaultDailyBudget: s.config.HOST_DAILY_BUDGET,
   };
 }
 

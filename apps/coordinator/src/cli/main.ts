@@ -19,7 +19,9 @@ Usage:
   crawler seeds add [--file FILE] [--priority N] [URL ...]   add seeds through the API
   crawler stats                                              crawl counters from the API
   crawler hosts get HOST                                     a host's policy and queue
-  crawler hosts set HOST [--rate RPS] [--block | --unblock]  change a host's policy
+  crawler hosts set HOST [--rate RPS|default] [--block | --unblock | --inherit-block]
+                    [--budget PAGES|default] [--allowlist | --no-allowlist]
+                                    change the policy of a host, or of *.example.com
   crawler dead-letters [--limit N]                           URLs that kept failing, with the error
   crawler dead-letters requeue [--host HOST] [--limit N]     put them back in their queues
 ${ACCOUNT_USAGE}
@@ -142,13 +144,27 @@ async function seedsAdd(args: string[]): Promise<number> {
 async function hostsSet(host: string, args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { rate: { type: 'string' }, block: { type: 'boolean' }, unblock: { type: 'boolean' } },
+    options: {
+      rate: { type: 'string' },
+      block: { type: 'boolean' },
+      unblock: { type: 'boolean' },
+      'inherit-block': { type: 'boolean' },
+      budget: { type: 'string' },
+      allowlist: { type: 'boolean' },
+      'no-allowlist': { type: 'boolean' },
+    },
   });
+  // "default" clears a field: the host falls back to a pattern, then to the crawl default.
   const patch: Record<string, unknown> = {};
   if (values.rate !== undefined)
     patch.rate_limit_rps = values.rate === 'default' ? null : Number(values.rate);
   if (values.block) patch.blocked = true;
   if (values.unblock) patch.blocked = false;
+  if (values['inherit-block']) patch.blocked = null;
+  if (values.budget !== undefined)
+    patch.daily_budget = values.budget === 'default' ? null : Number(values.budget);
+  if (values.allowlist) patch.allowlisted = true;
+  if (values['no-allowlist']) patch.allowlisted = null;
   return print(await apiCall('PUT', `/v1/hosts/${encodeURIComponent(host)}`, patch));
 }
 

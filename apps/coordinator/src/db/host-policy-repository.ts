@@ -1,13 +1,27 @@
 import type { DbClient } from './prisma';
 
+/** A policy of an exact host or of a pattern `*.example.com`; null fields are not set here. */
 export interface HostPolicyRow {
   host: string;
   rateLimitRps: number | null;
-  blocked: boolean;
+  blocked: boolean | null;
+  dailyBudget: number | null;
+  allowlisted: boolean | null;
   updatedAt: Date;
 }
 
-const select = { host: true, rateLimitRps: true, blocked: true, updatedAt: true } as const;
+export type HostPolicyFields = Partial<
+  Pick<HostPolicyRow, 'rateLimitRps' | 'blocked' | 'dailyBudget' | 'allowlisted'>
+>;
+
+const select = {
+  host: true,
+  rateLimitRps: true,
+  blocked: true,
+  dailyBudget: true,
+  allowlisted: true,
+  updatedAt: true,
+} as const;
 
 /** The only code that knows how host policies are stored. */
 export class HostPolicyRepository {
@@ -27,14 +41,27 @@ export class HostPolicyRepository {
     return this.get(host);
   }
 
-  async upsert(
-    host: string,
-    patch: { rateLimitRps?: number | null; blocked?: boolean },
-  ): Promise<HostPolicyRow> {
+  async upsert(host: string, patch: HostPolicyFields): Promise<HostPolicyRow> {
     return this.db.hostPolicy.upsert({
       where: { host },
-      create: { host, rateLimitRps: patch.rateLimitRps ?? null, blocked: patch.blocked ?? false },
+      create: { host, ...patch },
       update: patch,
+      select,
+    });
+  }
+
+  /** The patterns (`*.<suffix>`) among `suffixes`' rows. */
+  async patternsFor(suffixes: string[]): Promise<HostPolicyRow[]> {
+    return this.getMany(suffixes.map((s) => `*.${s}`));
+  }
+
+  /** Exact-host rows under a suffix (the suffix itself or `*.suffix`), patterns excluded. */
+  async hostsUnder(suffix: string): Promise<HostPolicyRow[]> {
+    return this.db.hostPolicy.findMany({
+      where: {
+        OR: [{ host: suffix }, { host: { endsWith: `.${suffix}` } }],
+        NOT: { host: { startsWith: '*.' } },
+      },
       select,
     });
   }
@@ -56,14 +83,23 @@ export class HostPolicyRepository {
   async search(q: string, after: string | undefined, take: number): Promise<HostPolicyRow[]> {
     const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = await this.db.$queryRaw<
-      { host: string; rate_limit_rps: number | null; blocked: boolean; updated_at: Date }[]
-    >`SELECT host, rate_limit_rps, blocked, updated_at FROM host_policies
+      {
+        host: string;
+        rate_limit_rps: number | null;
+        blocked: boolean | null;
+        daily_budget: number | null;
+        allowlisted: boolean | null;
+        updated_at: Date;
+      }[]
+    >`SELECT host, rate_limit_rps, blocked, daily_budget, allowlisted, updated_at FROM host_policies
        WHERE host ILIKE ${like} AND host COLLATE "C" > ${after ?? ''}
        ORDER BY host COLLATE "C" LIMIT ${take}`;
     return rows.map((r) => ({
       host: r.host,
       rateLimitRps: r.rate_limit_rps,
       blocked: r.blocked,
+      dailyBudget: r.daily_budget,
+      allowlisted: r.allowlisted,
       updatedAt: r.updated_at,
     }));
   }

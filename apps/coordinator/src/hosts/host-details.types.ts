@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostPolicyState } from './host-policy.types';
 
 export const robotsView = z.object({
   /** URL of the robots.txt fetched. */
@@ -32,11 +33,7 @@ export const recentFetch = z.object({
 
 export const hostDetailsOutput = z.object({
   host: z.string(),
-  policy: z.object({
-    rate_limit_rps: z.number().nullable(),
-    blocked: z.boolean(),
-    effective_gap_ms: z.number(),
-  }),
+  policy: hostPolicyState,
   queue_length: z.number().int(),
   next_allowed_at: z.string().nullable(),
   leased: z.boolean(),

@@ -4,29 +4,52 @@ import type { HostPolicyRepository, HostPolicyRow } from '../db/host-policy-repo
 import { AppError } from '../api/app-error';
 import { auditEntry, type Actor } from '../audit/audit-entry';
 import type { Store } from '../db/store';
-import { hostName, hostPolicyPatch, type HostPolicyPatch } from './host-policy.types';
+import {
+  hostName,
+  hostPolicyPatch,
+  type HostPolicyPatch,
+  type HostPolicyView,
+} from './host-policy.types';
+import {
+  effectivePolicy,
+  suffixesOf,
+  suffixOfPattern,
+  type EffectivePolicy,
+} from './effective-policy';
 
-type Deps = { policies: HostPolicyRepository; frontier: Frontier; defaultGapMs: number };
+type Deps = {
+  policies: HostPolicyRepository;
+  frontier: Frontier;
+  defaultGapMs: number;
+  defaultDailyBudget: number;
+};
 
-/** The canonical form of a host name (lowercase, punycode), or a 400. */
+/**
+ * The canonical form of a host name (lowercase, punycode) or of a pattern `*.example.com`,
+ * or a 400.
+ */
 export function canonicalHost(raw: string): string {
   const parsed = hostName.safeParse(raw);
-  const n = parsed.success ? normalizeUrl(`http://${raw}/`) : null;
+  const pattern = raw.startsWith('*.');
+  const name = pattern ? raw.slice(2) : raw;
+  const n = parsed.success ? normalizeUrl(`http://${name}/`) : null;
   if (!n?.ok) throw new AppError('BAD_REQUEST', `host: "${raw}" is not a valid host name`);
-  return n.host;
+  return pattern ? `*.${n.host}` : n.host;
 }
 
 /**
- * Sets a host's policy: written to Postgres (the record) with its audit entry in one
- * transaction, then into the frontier, where the next lease of the host uses it. Blocking takes
- * the host out of the ready set at once.
+ * Sets the policy of a host or of a pattern `*.example.com`: written to Postgres (the record)
+ * with its audit entry in one transaction, then into the frontier, where the next lease of
+ * each host concerned uses it, and announced to agents. Blocking takes hosts out of the ready
+ * set at once. For a pattern, every host the frontier or Postgres knows under it is rewritten,
+ * and hosts seen later take it from the shards' copy.
  */
 export async function setHostPolicy(
   deps: { store: Store; frontier: Frontier },
   actor: Actor,
   rawHost: string,
   rawPatch: HostPolicyPatch,
-): Promise<HostPolicyRow> {
+): Promise<HostPolicyView> {
   const host = canonicalHost(rawHost);
   const patch = hostPolicyPatch.parse(rawPatch);
   const row = await deps.store.transaction(async (r) => {
@@ -34,42 +57,91 @@ export async function setHostPolicy(
     const after = await r.policies.upsert(host, {
       ...(patch.rate_limit_rps !== undefined ? { rateLimitRps: patch.rate_limit_rps } : {}),
       ...(patch.blocked !== undefined ? { blocked: patch.blocked } : {}),
+      ...(patch.daily_budget !== undefined ? { dailyBudget: patch.daily_budget } : {}),
+      ...(patch.allowlisted !== undefined ? { allowlisted: patch.allowlisted } : {}),
     });
     await r.audit.record(
-      auditEntry(actor, 'hosts.update', host, before && policyAudit(before), policyAudit(after)),
+      auditEntry(actor, 'hosts.update', host, before && policyFields(before), policyFields(after)),
     );
     return after;
   });
-  await pushPolicy(deps.frontier, row);
-  return row;
+  const updated = await pushPolicy(deps.store.policies, deps.frontier, row);
+  return { ...policyView(row), hosts_updated: updated };
 }
 
-function policyAudit(row: HostPolicyRow) {
-  return { rate_limit_rps: row.rateLimitRps, blocked: row.blocked };
+function policyFields(row: HostPolicyRow) {
+  return {
+    rate_limit_rps: row.rateLimitRps,
+    blocked: row.blocked,
+    daily_budget: row.dailyBudget,
+    allowlisted: row.allowlisted,
+  };
 }
 
-/** Writes a stored policy into the frontier (also used at start-up to resync every host). */
-export async function pushPolicy(frontier: Frontier, row: HostPolicyRow): Promise<void> {
-  await frontier.setHostPolicy(row.host, {
+export function policyView(row: HostPolicyRow): HostPolicyView {
+  return {
+    host: row.host,
+    kind: suffixOfPattern(row.host) === null ? 'host' : 'suffix',
+    ...policyFields(row),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Writes a stored policy into the frontier (also used at start-up to resync every row): for a
+ * host, its effective policy; for a pattern, the shards' copy and the effective policy of every
+ * host known under it. Returns how many hosts were rewritten.
+ */
+export async function pushPolicy(
+  policies: HostPolicyRepository,
+  frontier: Frontier,
+  row: HostPolicyRow,
+): Promise<number> {
+  const suffix = suffixOfPattern(row.host);
+  if (suffix === null) {
+    await pushEffective(policies, frontier, row.host, row);
+    return 1;
+  }
+  await frontier.setSuffixPolicy(suffix, {
     gapMs: row.rateLimitRps ? 1000 / row.rateLimitRps : null,
     blocked: row.blocked,
+    dailyBudget: row.dailyBudget,
+    allowlisted: row.allowlisted,
   });
+  const [known, own] = await Promise.all([
+    frontier.knownHostsUnder(suffix),
+    policies.hostsUnder(suffix),
+  ]);
+  const ownOf = new Map(own.map((r) => [r.host, r]));
+  const hosts = [...new Set([...known, ...ownOf.keys()])];
+  for (const host of hosts) await pushEffective(policies, frontier, host, ownOf.get(host) ?? null);
+  return hosts.length;
 }
 
-/** A host as the API shows it: policy and frontier state. */
-export async function getHost(deps: Deps, rawHost: string) {
-  const host = canonicalHost(rawHost);
-  const base = await hostBase(deps, host);
-  if (!base.known) throw new AppError('NOT_FOUND', `host ${host} is not known`);
-  return base.view;
+async function pushEffective(
+  policies: HostPolicyRepository,
+  frontier: Frontier,
+  host: string,
+  own: HostPolicyRow | null,
+): Promise<EffectivePolicy> {
+  const e = effectivePolicy(host, own, await policies.patternsFor(suffixesOf(host)));
+  await frontier.setHostPolicy(host, {
+    gapMs: e.rateLimitRps ? 1000 / e.rateLimitRps : null,
+    blocked: e.blocked,
+    dailyBudget: e.dailyBudget,
+    allowlisted: e.allowlisted,
+  });
+  return e;
 }
 
 /** Policy and frontier state of a canonical host; `known` is false when neither has it. */
 export async function hostBase(deps: Deps, host: string) {
-  const [policy, state] = await Promise.all([
+  const [policy, patterns, state] = await Promise.all([
     deps.policies.get(host),
+    deps.policies.patternsFor(suffixesOf(suffixOfPattern(host) ?? host)),
     deps.frontier.hostState(host),
   ]);
+  const e = effectivePolicy(host, policy, patterns);
   const nextAt = Number(state.fields.next_at ?? 0);
   return {
     known: policy !== null || Object.keys(state.fields).length > 0,
@@ -77,8 +149,15 @@ export async function hostBase(deps: Deps, host: string) {
       host,
       policy: {
         rate_limit_rps: policy?.rateLimitRps ?? null,
-        blocked: policy?.blocked ?? false,
-        effective_gap_ms: policy?.rateLimitRps ? 1000 / policy.rateLimitRps : deps.defaultGapMs,
+        daily_budget: policy?.dailyBudget ?? null,
+        allowlisted: policy?.allowlisted ?? null,
+        blocked: e.blocked,
+        effective_gap_ms: e.rateLimitRps ? 1000 / e.rateLimitRps : deps.defaultGapMs,
+        effective_daily_budget: e.allowlisted ? 0 : (e.dailyBudget ?? deps.defaultDailyBudget),
+        patterns: patterns
+          .map((p) => p.host)
+          .filter((p) => p !== host)
+          .sort((a, b) => b.length - a.length),
       },
       queue_length: state.queued,
       next_allowed_at: nextAt > 0 ? new Date(nextAt).toISOString() : null,

@@ -25,6 +25,7 @@ local prefix, mode, m, k = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]
 --- @include "includes/make-ready"
 --- @include "includes/seen-set"
 --- @include "includes/shard-moving"
+--- @include "includes/suffix-policy"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local accepted, accepted_seen, queued = 0, 0, 0
@@ -35,6 +36,7 @@ local function flush(host, by_tier, count)
   local hkey = prefix .. 'h:' .. host
   if redis.call('HSETNX', hkey, 'created', now) == 1 then
     redis.call('HINCRBY', stats_key, 'hosts', 1)
+    apply_suffix_policy(prefix, hkey, host)
   end
   if redis.call('HGET', hkey, 'parked') == '1' then
     local reason = redis.call('HGET', hkey, 'park_reason') or 'parked'

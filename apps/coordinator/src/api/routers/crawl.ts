@@ -8,7 +8,7 @@ import { searchHosts } from '../../hosts/search-hosts';
 import { searchHostsInput, searchHostsOutput } from '../../hosts/search-hosts.types';
 import { statsSeries } from '../../stats/stats-series';
 import { statsSeriesInput, statsSeriesOutput } from '../../stats/stats-series.types';
-import { hostPolicyPatch } from '../../hosts/host-policy.types';
+import { hostPolicyPatch, hostPolicyView } from '../../hosts/host-policy.types';
 import { getStats } from '../../stats/get-stats';
 import { listDeadLetters, requeueDeadLetters } from '../../dead-letters/dead-letters';
 import {
@@ -42,6 +42,7 @@ export const hostsRouter = router({
     .query(({ ctx, input }) => getHostDetails(ctx.services, input.host)),
   update: operatorProcedure
     .input(z.object({ host: z.string(), patch: hostPolicyPatch }).strict())
+    .output(hostPolicyView)
     .mutation(({ ctx, input }) =>
       setHostPolicy(hostDeps(ctx.services), ctx.call, input.host, input.patch),
     ),
