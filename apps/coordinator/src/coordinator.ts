@@ -20,6 +20,10 @@ import { TelemetryIngest } from './telemetry/ingest-telemetry';
 import { RecrawlStore } from './recrawl/recrawl-store';
 import { RecrawlSweeper } from './recrawl/recrawl-sweeper';
 import { NearDupIndex } from './dedupe/near-dup-index';
+import { FleetRecorder } from './fleet/record-fleet';
+
+/** How often agents seen and the shard map are recorded in Postgres. */
+const FLEET_RECORD_EVERY_MS = 5_000;
 
 /**
  * The control plane: migrates Postgres, creates the first admin (ADMIN_EMAIL, ADMIN_TOKEN),
@@ -38,6 +42,8 @@ export class Coordinator {
     private readonly server: Server,
     /** Moves due URLs into the frontier (a BullMQ job scheduler); `sweep()` runs one now. */
     readonly recrawlSweeper: RecrawlSweeper,
+    /** Records agents seen and the shard map in Postgres; `recordOnce()` runs one now. */
+    readonly fleet: FleetRecorder,
   ) {}
 
   static async start(
@@ -119,12 +125,29 @@ export class Coordinator {
         )),
     );
     await pagesIngest.start();
+    const fleet = new FleetRecorder({
+      redis,
+      frontier,
+      fleet: store.fleet,
+      agentsKey: services.agentsKey,
+      log,
+    });
+    await fleet.start(FLEET_RECORD_EVERY_MS);
     const server = createApiServer(services);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.COORDINATOR_PORT, config.COORDINATOR_HOST, () => resolve());
     });
-    return new Coordinator(services, ingestRedis, ingest, pagesIngest, feedRedis, server, sweeper);
+    return new Coordinator(
+      services,
+      ingestRedis,
+      ingest,
+      pagesIngest,
+      feedRedis,
+      server,
+      sweeper,
+      fleet,
+    );
   }
 
   /** The URL the API listens on. */
@@ -137,6 +160,7 @@ export class Coordinator {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await this.recrawlSweeper.stop();
+    await this.fleet.stop();
     await this.ingest.stop();
     await this.pagesIngest.stop();
     await this.services.analytics.close();

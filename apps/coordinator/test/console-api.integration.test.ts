@@ -218,6 +218,35 @@ describe('GET /v1/agents and /v1/shards', () => {
     expect([paged.body.items[0]!.id, paged.body.next_cursor]).toEqual(['agent-a', 'agent-a']);
   });
 
+  it('keeps agents seen in Postgres after their heartbeat is gone, and records the shard map', async () => {
+    const s = kit.coordinator.services;
+    const beat = Date.now() - 2000;
+    await s.redis.zadd(s.agentsKey, beat, 'agent-gone');
+    await kit.coordinator.fleet.recordOnce();
+    await s.redis.zrem(s.agentsKey, 'agent-gone');
+    const res = await kit.call<{
+      items: { id: string; alive: boolean; last_beat_at: string; first_seen_at: string | null }[];
+    }>('GET', '/v1/agents');
+    const gone = res.body.items.find((a) => a.id === 'agent-gone');
+    expect(gone).toEqual(
+      expect.objectContaining({
+        alive: true,
+        last_beat_at: new Date(beat).toISOString(),
+        first_seen_at: new Date(beat).toISOString(),
+      }),
+    );
+    const rows = await s.store.fleet.shardMap();
+    expect(rows.map((r) => r.shard)).toEqual([...Array(16).keys()]);
+    const shards = await kit.call<{ items: { node: string; node_since: string | null }[] }>(
+      'GET',
+      '/v1/shards',
+    );
+    expect(shards.body.items[0]!.node_since).toBe(rows[0]!.since.toISOString());
+    // A later check keeps `since` while the node is the same.
+    await kit.coordinator.fleet.recordOnce(new Date(Date.now() + 60_000));
+    expect((await s.store.fleet.shardMap())[0]!.since).toEqual(rows[0]!.since);
+  });
+
   it('lists every shard with its counters and node, paginated', async () => {
     const all = await kit.call<{ items: { shard: number; hosts: number; node: string | null }[] }>(
       'GET',

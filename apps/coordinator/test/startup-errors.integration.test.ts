@@ -453,12 +453,14 @@ describe('schema.prisma and the SQL migrations agree', () => {
 
   it('reads every model from schema.prisma', () => {
     expect(models.map((m) => m.table).sort()).toEqual([
+      'agents',
       'api_tokens',
       'audit_log',
       'crawl_settings',
       'host_policies',
       'seeds',
       'sessions',
+      'shard_map',
       'users',
     ]);
     for (const m of models) expect(m.fields.length, m.name).toBeGreaterThan(2);

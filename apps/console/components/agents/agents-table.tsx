@@ -13,6 +13,7 @@ import { Time } from '../ui/time';
 interface Agent {
   id: string;
   last_beat_at: string | number;
+  first_seen_at: string | null;
   alive: boolean;
   leases: number;
   hosts: string[];
@@ -39,6 +40,7 @@ export function AgentsTable(): ReactNode {
               <th scope="col">Agent</th>
               <th scope="col">State</th>
               <th scope="col">Last heartbeat</th>
+              <th scope="col">First seen</th>
               <th scope="col" className="num">
                 Pages/s
               </th>
@@ -62,6 +64,7 @@ export function AgentsTable(): ReactNode {
                 <td>
                   <Time at={a.last_beat_at} />
                 </td>
+                <td>{a.first_seen_at ? <Time at={a.first_seen_at} /> : '—'}</td>
                 <td className="num">{formatRate(a.pages_per_s)}</td>
                 <td className="num">{a.leases}</td>
                 <td className="break">

@@ -6,6 +6,7 @@ import { formatCount } from '../../lib/format';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
+import { Time } from '../ui/time';
 
 interface Shard {
   shard: number;
@@ -15,6 +16,7 @@ interface Shard {
   open_leases: number;
   dead_letters: number;
   node: string | null;
+  node_since: string | null;
 }
 
 /** Logical frontier shards, their load and the Redis node that holds each. */
@@ -32,6 +34,7 @@ export function ShardMap(): ReactNode {
             <tr>
               <th scope="col">Shard</th>
               <th scope="col">Node</th>
+              <th scope="col">On it since</th>
               <th scope="col" className="num">
                 Hosts
               </th>
@@ -54,6 +57,7 @@ export function ShardMap(): ReactNode {
               <tr key={s.shard}>
                 <td>{s.shard}</td>
                 <td className="mono">{s.node ?? 'single Redis'}</td>
+                <td>{s.node_since ? <Time at={s.node_since} /> : '—'}</td>
                 <td className="num">{formatCount(s.hosts)}</td>
                 <td className="num">{formatCount(s.ready_hosts)}</td>
                 <td className="num">

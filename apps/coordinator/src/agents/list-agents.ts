@@ -1,6 +1,7 @@
 import type { Frontier } from '@crawler/frontier';
 import type { AnalyticsStore } from '@crawler/shared/analytics';
 import type { RedisClient } from '@crawler/shared/redis';
+import type { FleetRepository } from '../db/fleet-repository';
 import { AGENT_ALIVE_MS } from '../stats/get-stats';
 import { listAgentsInput, type AgentView } from './list-agents.types';
 
@@ -49,22 +50,34 @@ async function leasesByAgent(
   return out;
 }
 
-/** `GET /v1/agents`: agents that sent a heartbeat, their open leases and recent throughput. */
+/**
+ * `GET /v1/agents`: every agent seen (a heartbeat now, or recorded in Postgres before), alive or
+ * not, with its open leases and recent throughput.
+ */
 export async function listAgents(
-  deps: { redis: RedisClient; frontier: Frontier; analytics: AnalyticsStore; agentsKey: string },
+  deps: {
+    redis: RedisClient;
+    frontier: Frontier;
+    analytics: AnalyticsStore;
+    agentsKey: string;
+    store: { fleet: FleetRepository };
+  },
   raw: unknown,
   now = Date.now(),
 ): Promise<{ items: AgentView[]; next_cursor: string | null }> {
   const input = listAgentsInput.parse(raw);
-  const [beats, leases, rates] = await Promise.all([
+  const [beats, leases, rates, seen] = await Promise.all([
     deps.redis.zrange(deps.agentsKey, '0', '-1', 'WITHSCORES'),
     leasesByAgent(deps.redis, deps.frontier, now),
     deps.analytics.queryJson<{ agent_id: string; n: string | number }>(RATES_SQL),
+    deps.store.fleet.listAgents(),
   ]);
   const rate = new Map(rates.map((r) => [r.agent_id, Number(r.n) / RATE_WINDOW_S]));
-  const agents: { id: string; beat: number }[] = [];
-  for (let i = 0; i + 1 < beats.length; i += 2)
-    agents.push({ id: beats[i]!, beat: Number(beats[i + 1]) });
+  // Agents with a heartbeat in Redis, and those Postgres saw before (stopped or gone).
+  const firstSeen = new Map(seen.map((a) => [a.id, a.firstSeenAt]));
+  const beatOf = new Map(seen.map((a) => [a.id, a.lastSeenAt.getTime()]));
+  for (let i = 0; i + 1 < beats.length; i += 2) beatOf.set(beats[i]!, Number(beats[i + 1]));
+  const agents = [...beatOf].map(([id, beat]) => ({ id, beat }));
   agents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const after = input.cursor;
   const rest = after === undefined ? agents : agents.filter((a) => a.id > after);
@@ -75,6 +88,7 @@ export async function listAgents(
       return {
         id: a.id,
         last_beat_at: new Date(a.beat).toISOString(),
+        first_seen_at: firstSeen.get(a.id)?.toISOString() ?? null,
         alive: a.beat > now - AGENT_ALIVE_MS,
         leases: hosts.length,
         hosts: hosts.slice(0, MAX_HOSTS_SHOWN),

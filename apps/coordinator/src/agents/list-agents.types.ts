@@ -12,6 +12,8 @@ export const listAgentsInput = z
 export const agentView = z.object({
   id: z.string(),
   last_beat_at: z.string(),
+  /** When the coordinator first recorded it (null until it has). */
+  first_seen_at: z.string().nullable(),
   /** Heartbeat within the last 15 s. */
   alive: z.boolean(),
   /** Open (unexpired) leases. */

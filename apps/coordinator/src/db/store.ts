@@ -1,4 +1,5 @@
 import { AuditRepository } from './audit-repository';
+import { FleetRepository } from './fleet-repository';
 import { HostPolicyRepository } from './host-policy-repository';
 import type { Db, DbClient } from './prisma';
 import { SeedRepository } from './seed-repository';
@@ -16,6 +17,7 @@ export interface Repos {
   sessions: SessionRepository;
   audit: AuditRepository;
   settings: SettingsRepository;
+  fleet: FleetRepository;
 }
 
 function reposOf(db: DbClient): Repos {
@@ -27,6 +29,7 @@ function reposOf(db: DbClient): Repos {
     sessions: new SessionRepository(db),
     audit: new AuditRepository(db),
     settings: new SettingsRepository(db),
+    fleet: new FleetRepository(db),
   };
 }
 
@@ -42,6 +45,7 @@ export class Store implements Repos {
   readonly sessions: SessionRepository;
   readonly audit: AuditRepository;
   readonly settings: SettingsRepository;
+  readonly fleet: FleetRepository;
 
   constructor(private readonly db: Db) {
     const r = reposOf(db);
@@ -52,6 +56,7 @@ export class Store implements Repos {
     this.sessions = r.sessions;
     this.audit = r.audit;
     this.settings = r.settings;
+    this.fleet = r.fleet;
   }
 
   /** Runs `fn` in one transaction (30 s at most: a seed list of 10,000 rows fits easily). */

@@ -1,10 +1,11 @@
 import type { Frontier } from '@crawler/frontier';
 import type { RedisClient } from '@crawler/shared/redis';
 import { Cluster } from 'ioredis';
+import type { FleetRepository } from '../db/fleet-repository';
 import { listShardsInput, type ShardView } from './list-shards.types';
 
 /** The node serving a key: the cluster's slot owner, or the one server. */
-async function nodeOf(redis: RedisClient, key: string): Promise<string | null> {
+export async function nodeOf(redis: RedisClient, key: string): Promise<string | null> {
   if (redis instanceof Cluster) {
     const slot = Number(await redis.cluster('KEYSLOT', key));
     return redis.slots[slot]?.[0] ?? null;
@@ -18,7 +19,7 @@ async function nodeOf(redis: RedisClient, key: string): Promise<string | null> {
  * frontier's own stats also reclaim expired leases; this view does not).
  */
 export async function listShards(
-  deps: { redis: RedisClient; frontier: Frontier },
+  deps: { redis: RedisClient; frontier: Frontier; store: { fleet: FleetRepository } },
   raw: unknown,
   now = Date.now(),
 ): Promise<{ items: ShardView[]; next_cursor: string | null }> {
@@ -26,6 +27,7 @@ export async function listShards(
   const { frontier: f, redis } = deps;
   const first = input.cursor === undefined ? 0 : input.cursor + 1;
   const last = Math.min(f.shards, first + input.limit);
+  const recorded = new Map((await deps.store.fleet.shardMap()).map((r) => [r.shard, r]));
   const items = await Promise.all(
     Array.from({ length: Math.max(0, last - first) }, async (_, i) => {
       const s = first + i;
@@ -44,6 +46,10 @@ export async function listShards(
         open_leases: leases,
         dead_letters: dead,
         node,
+        node_since:
+          node !== null && recorded.get(s)?.node === node
+            ? recorded.get(s)!.since.toISOString()
+            : null,
       };
     }),
   );

@@ -19,6 +19,8 @@ export const shardView = z.object({
   dead_letters: z.number().int(),
   /** The Redis node serving the shard's slot (`host:port`); null when unknown. */
   node: z.string().nullable(),
+  /** Since when that node serves the shard, as the shard map in Postgres recorded it. */
+  node_since: z.string().nullable(),
 });
 
 export const listShardsOutput = z.object({
