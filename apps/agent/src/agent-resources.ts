@@ -8,6 +8,7 @@ import type { TelemetrySink } from './telemetry/telemetry-sink';
 import type { ContentIndex } from './dedupe/content-index';
 import type { PagePublisher } from './feed/page-publisher';
 import type { LivePolicies } from './policy/live-policies';
+import type { LiveSettings } from './policy/live-settings';
 import type { EnqueueBatcher } from './frontier/enqueue-batcher';
 import type { LoopLag } from './fetch/loop-lag';
 import type { ParsePool } from './parse/parse-pool';
@@ -35,6 +36,8 @@ export interface AgentResources {
   parsePool: ParsePool;
   /** Host policies of the leases in hand, kept live by the frontier's policy channel. */
   policies: LivePolicies;
+  /** Crawl settings operators change live (default gap, re-crawl share, User-Agent, depth). */
+  settings: LiveSettings;
   log: Logger;
   /** Counters for heartbeats and the summary. */
   counters: AgentCounters;

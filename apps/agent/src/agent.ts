@@ -17,6 +17,10 @@ import { AgentMetrics } from './metrics/agent-metrics';
 import { createParsePool } from './parse/parse-pool';
 import { ContentIndex } from './dedupe/content-index';
 import { LivePolicies } from './policy/live-policies';
+import { LiveSettings } from './policy/live-settings';
+
+/** How often the agent reads the crawl settings operators may have changed. */
+const SETTINGS_REFRESH_MS = 2_000;
 import { EnqueueBatcher } from './frontier/enqueue-batcher';
 import { LoopLag } from './fetch/loop-lag';
 import { PagePublisher } from './feed/page-publisher';
@@ -136,6 +140,16 @@ export class CrawlAgent {
       robotsDenied: 0,
       linksEnqueued: 0,
     };
+    const settings = new LiveSettings({
+      redis,
+      prefix: config.REDIS_PREFIX,
+      frontier,
+      http,
+      uaToken: config.CRAWLER_UA_TOKEN,
+      maxDepth: config.CRAWLER_MAX_DEPTH,
+      log,
+    });
+    await settings.start(SETTINGS_REFRESH_MS);
     holder.agent = new CrawlAgent(
       {
         config,
@@ -150,6 +164,7 @@ export class CrawlAgent {
         telemetry,
         pages,
         policies: await LivePolicies.start(redis, frontier, log),
+        settings,
         log,
         counters,
         parsePool: createParsePool({
@@ -189,6 +204,7 @@ export class CrawlAgent {
     if (unshipped.length > 0) this.r.log.warn({ unshipped }, 'WARC files left for the next start');
     await this.r.http.close();
     await this.r.policies.close();
+    this.r.settings.stop();
     this.r.lag.stop();
     await this.redis.zrem(agentsKey(this.r.config.REDIS_PREFIX), this.r.config.agentId);
   }

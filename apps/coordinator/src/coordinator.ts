@@ -21,6 +21,7 @@ import { RecrawlStore } from './recrawl/recrawl-store';
 import { RecrawlSweeper } from './recrawl/recrawl-sweeper';
 import { NearDupIndex } from './dedupe/near-dup-index';
 import { FleetRecorder } from './fleet/record-fleet';
+import { publishSettings } from './settings/crawl-settings';
 
 /** How often agents seen and the shard map are recorded in Postgres. */
 const FLEET_RECORD_EVERY_MS = 5_000;
@@ -85,6 +86,7 @@ export class Coordinator {
       recrawl,
     };
     // Postgres is the record: bring the frontier in line with it (Redis may have been emptied).
+    await publishSettings(services, await store.settings.get());
     for (const row of await store.policies.listAll())
       await pushPolicy(store.policies, frontier, row);
     for (

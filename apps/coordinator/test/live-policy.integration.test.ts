@@ -142,4 +142,25 @@ describe('live host policies', () => {
       .join(' ');
     expect(resumed.length, timeline).toBeGreaterThanOrEqual(5);
   });
+
+  it('a crawl-settings change reaches the running agent: its User-Agent names the new contact', async () => {
+    const contact = 'https://ops.example/crawler-contact';
+    const res = await fetch(`${coordinator.url}/v1/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', ...stack.env.auth },
+      body: JSON.stringify({ user_agent_contact: contact }),
+    });
+    expect(res.status).toBe(200);
+    const changedAt = performance.timeOrigin + performance.now();
+    const withContact = () =>
+      web.log().filter((e) => e.startMs > changedAt && e.ua.includes(`+${contact})`));
+    for (let i = 0; i < 50 && withContact().length === 0; i++) await sleep(100);
+    expect(withContact().length).toBeGreaterThan(0);
+    // Within 5 s, no request carries the old contact any more.
+    await sleep(100);
+    const settledAt = Math.min(...withContact().map((e) => e.startMs));
+    const stale = web.log().filter((e) => e.startMs > settledAt + 50 && !e.ua.includes(contact));
+    expect(stale.map((e) => e.ua)).toEqual([]);
+    expect(settledAt - changedAt).toBeLessThan(5000);
+  });
 });

@@ -486,6 +486,20 @@ export class Frontier {
   }
 
   /**
+   * Changes crawl-wide defaults from the next call on (operators' settings, applied live): the
+   * gap of hosts without a rate limit of their own and the re-crawl share of leases.
+   */
+  setDefaults(d: { defaultGapMs?: number; recrawlShare?: number }): void {
+    if (d.defaultGapMs !== undefined) this.o.defaultGapMs = d.defaultGapMs;
+    if (d.recrawlShare !== undefined) this.o.recrawlShare = d.recrawlShare;
+  }
+
+  /** The crawl-wide defaults in effect. */
+  get defaults(): { defaultGapMs: number; recrawlShare: number } {
+    return { defaultGapMs: this.o.defaultGapMs, recrawlShare: this.o.recrawlShare };
+  }
+
+  /**
    * Copies a domain-suffix policy into every shard (null removes it), where hosts first seen
    * from now on take it (enqueueUrls). Hosts already known are rewritten by the caller through
    * setHostPolicy: find them with knownHostsUnder().

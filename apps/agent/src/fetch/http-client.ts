@@ -56,6 +56,11 @@ export class HttpClient {
   /** host name → last IP connected, for telemetry and per-IP politeness. */
   private readonly lastIp = new Map<string, string>();
 
+  /** The User-Agent of requests from now on (operators may change the contact URL live). */
+  setUserAgent(userAgent: string): void {
+    this.opts.userAgent = userAgent;
+  }
+
   constructor(private readonly opts: HttpClientOptions) {
     const lookup: LookupFunction = (hostname, options, callback) => {
       opts.resolver.resolve(hostname).then(

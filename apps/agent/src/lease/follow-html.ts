@@ -49,7 +49,7 @@ export async function followHtml(
   const found = discoverLinks(entry.url, toExtractedPage(page), entry.depth, {
     maxUrlLength: 2048,
     maxPathSegments: 16,
-    maxDepth: r.config.CRAWLER_MAX_DEPTH,
+    maxDepth: r.settings.maxDepth(),
   });
   if (found.urls.length > 0) {
     // Hosts met now are likely leased soon: have their addresses ready by then.

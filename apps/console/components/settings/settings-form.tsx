@@ -92,7 +92,8 @@ export function SettingsForm(): ReactNode {
               </>
             ) : (
               'All values come from the environment (never changed here).'
-            )}
+            )}{' '}
+            Agents apply a change within a few seconds, without a restart.
           </p>
           {FIELDS.map((field) => (
             <label key={field.key} className="field">

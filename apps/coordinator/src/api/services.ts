@@ -27,7 +27,7 @@ export function hostDeps(s: Services) {
     store: s.store,
     policies: s.store.policies,
     frontier: s.frontier,
-    defaultGapMs: s.config.CRAWLER_DEFAULT_GAP_MS,
+    defaultGapMs: s.frontier.defaults.defaultGapMs,
     defaultDailyBudget: s.config.HOST_DAILY_BUDGET,
   };
 }

@@ -44,7 +44,7 @@ export async function getHostDetails(deps: HostDetailsDeps, rawHost: string): Pr
       {
         policies: deps.store.policies,
         frontier: deps.frontier,
-        defaultGapMs: deps.config.CRAWLER_DEFAULT_GAP_MS,
+        defaultGapMs: deps.frontier.defaults.defaultGapMs,
         defaultDailyBudget: deps.config.HOST_DAILY_BUDGET,
       },
       host,

@@ -1,10 +1,13 @@
+import type { Frontier } from '@crawler/frontier';
 import type { Config } from '@crawler/shared/config';
+import { crawlSettingsKey, type LiveCrawlSettings } from '@crawler/shared/messages';
+import type { RedisClient } from '@crawler/shared/redis';
 import { auditEntry, type Actor } from '../audit/audit-entry';
 import type { Store } from '../db/store';
 import type { CrawlSettingsPatch, CrawlSettingsRow } from '../db/settings-repository';
 import { crawlSettingsPatch, type CrawlSettingsView } from './crawl-settings.types';
 
-type Deps = { store: Store; config: Config };
+type Deps = { store: Store; config: Config; redis: RedisClient; frontier: Frontier };
 
 /** The settings in effect: what operators stored, else the environment's defaults. */
 export function settingsView(config: Config, row: CrawlSettingsRow | null): CrawlSettingsView {
@@ -49,9 +52,29 @@ function stored(row: CrawlSettingsRow | null) {
 }
 
 /**
+ * Publishes the settings in effect for agents (one Redis key they read every few seconds) and
+ * applies them to this process's frontier client. Run at start-up and after every change.
+ */
+export async function publishSettings(deps: Deps, row: CrawlSettingsRow | null): Promise<void> {
+  const live: LiveCrawlSettings = {
+    user_agent_contact: row?.userAgentContact ?? deps.config.CRAWLER_CONTACT_URL,
+    recrawl_share: row?.recrawlShare ?? deps.config.FRONTIER_RECRAWL_SHARE,
+    default_gap_ms: row?.defaultRateLimitRps
+      ? Math.round(1000 / row.defaultRateLimitRps)
+      : deps.config.CRAWLER_DEFAULT_GAP_MS,
+    max_depth: row?.maxDepth ?? deps.config.CRAWLER_MAX_DEPTH,
+  };
+  deps.frontier.setDefaults({
+    defaultGapMs: live.default_gap_ms,
+    recrawlShare: live.recrawl_share,
+  });
+  await deps.redis.set(crawlSettingsKey(deps.config.REDIS_PREFIX), JSON.stringify(live));
+}
+
+/**
  * `PUT /v1/settings` (admin): changes some settings, with its audit entry in the same
- * transaction. Stored in Postgres; components read them from there (the environment's values
- * stay the defaults).
+ * transaction. Stored in Postgres (the environment's values stay the defaults), then published:
+ * agents apply them within a few seconds, without a restart.
  */
 export async function updateSettings(
   deps: Deps,
@@ -75,5 +98,6 @@ export async function updateSettings(
     );
     return after;
   });
+  await publishSettings(deps, row);
   return settingsView(deps.config, row);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userAgentOf } from '../messages/crawl-settings';
 
 /**
  * The one configuration of every process, read from environment variables and validated at boot.
@@ -231,7 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     ...c,
-    userAgent: `Mozilla/5.0 (compatible; ${c.CRAWLER_UA_TOKEN}/0.1; +${c.CRAWLER_CONTACT_URL})`,
+    userAgent: userAgentOf(c.CRAWLER_UA_TOKEN, c.CRAWLER_CONTACT_URL),
     agentId: c.AGENT_ID ?? `${hostnameSafe()}-${process.pid}`,
   };
 }

@@ -5,3 +5,9 @@ export {
   pagePartition,
   pagesStreamKey,
 } from './parsed-page';
+export {
+  liveCrawlSettingsSchema,
+  type LiveCrawlSettings,
+  crawlSettingsKey,
+  userAgentOf,
+} from './crawl-settings';
