@@ -155,6 +155,18 @@ describe('first crawl, end to end', () => {
     expect(reasons.has('robots_unavailable')).toBe(true);
     expect(body.items.some((d) => d.reason.startsWith('http_5'))).toBe(true);
     const host = body.items.find((d) => d.reason === 'robots_unavailable')!.host;
+    // The host filter gives exactly that host's letters.
+    const own = (await (
+      await fetch(`${coordinator.url}/v1/dead-letters?limit=500&host=${host}`, {
+        headers: env.auth,
+      })
+    ).json()) as { items: Array<{ url: string; host: string }>; next_cursor: string | null };
+    expect(own.items.map((d) => d.url).sort()).toEqual(
+      body.items
+        .filter((d) => d.host === host)
+        .map((d) => d.url)
+        .sort(),
+    );
     const rq = await fetch(`${coordinator.url}/v1/dead-letters/requeue`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...env.auth },

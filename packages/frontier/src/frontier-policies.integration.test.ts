@@ -138,6 +138,41 @@ describe('fail()', () => {
   });
 });
 
+describe('deadLetterPage()', () => {
+  it('pages through every shard without loss or repeat, and filters one host', async () => {
+    const f = make({ shards: 4, maxAttempts: 1 });
+    const hosts = Array.from({ length: 6 }, (_, i) => `dlp-${i}.test`);
+    // Every URL of every host is dead-lettered: parked hosts send new URLs straight there.
+    await f.enqueue(hosts.map((h) => testUrl(h, '0')));
+    for (const l of await f.lease('x', 6))
+      await f.complete(l, {
+        processed: 0,
+        delayMs: 0,
+        paceMs: 1,
+        parkReason: 'robots_unavailable',
+      });
+    await f.enqueue(hosts.flatMap((h) => [1, 2, 3].map((i) => testUrl(h, String(i)))));
+    const all = (await f.deadLetters(1000)).map((d) => d.url).sort();
+    expect(all).toHaveLength(24);
+
+    const seen: string[] = [];
+    let from: { shard: number; offset: number } | undefined;
+    for (let pages = 0; pages < 20; pages++) {
+      const page = await f.deadLetterPage({ limit: 5, ...(from ? { from } : {}) });
+      expect(page.items.length).toBeLessThanOrEqual(5);
+      seen.push(...page.items.map((d) => d.url));
+      if (!page.next) break;
+      from = page.next;
+    }
+    expect(seen.sort()).toEqual(all);
+
+    const one = await f.deadLetterPage({ limit: 3, host: hosts[2]! });
+    expect(one.items.map((d) => d.url)).toEqual([0, 1, 2].map((i) => `http://${hosts[2]}/${i}`));
+    const rest = await f.deadLetterPage({ limit: 3, host: hosts[2]!, from: one.next! });
+    expect(rest.items.map((d) => d.url)).toEqual([`http://${hosts[2]}/3`]);
+  });
+});
+
 describe('requeueDeadLetters()', () => {
   it('re-queues one host or all, resets attempts, un-parks, and keeps stats consistent', async () => {
     const f = make({ shards: 1, maxAttempts: 1, backoffBaseMs: 10 });

@@ -610,27 +610,48 @@ export class Frontier {
 
   /** Lists dead letters of every shard (at most `limit`), oldest first within a shard. */
   async deadLetters(limit = 100): Promise<DeadLetter[]> {
-    const out: DeadLetter[] = [];
-    for (let s = 0; s < this.shards && out.length < limit; s++) {
-      for (const row of await this.redis.lrange(this.keys.dead(s), 0, limit - out.length - 1)) {
-        const d = deadLetterSchema.parse(JSON.parse(row));
-        const e = decodeEntry(d.e);
-        out.push({ host: d.h, reason: d.r, url: e.url, attempts: e.attempts, at: d.t });
+    return (await this.deadLetterPage({ limit })).items;
+  }
+
+  /**
+   * A page of dead letters, shard by shard, oldest first within a shard; `host` keeps one host's
+   * (only its shard is read). `next` (shard and offset in its list) continues where the page
+   * ended; null when nothing is left. Lists change under a reader: a letter re-queued between two
+   * pages may shift the next page by one (none is lost: each list only shrinks at its head on
+   * re-queue, and grows at its tail).
+   */
+  async deadLetterPage(opts: {
+    limit: number;
+    host?: string;
+    from?: { shard: number; offset: number };
+  }): Promise<{ items: DeadLetter[]; next: { shard: number; offset: number } | null }> {
+    const items: DeadLetter[] = [];
+    const only = opts.host === undefined ? null : this.shardOf(opts.host);
+    let shard = Math.max(opts.from?.shard ?? 0, only ?? 0);
+    let offset = opts.from && opts.from.shard === shard ? opts.from.offset : 0;
+    const lastShard = only ?? this.shards - 1;
+    const chunk = opts.host === undefined ? opts.limit : 1000;
+    while (shard <= lastShard) {
+      const rows = await this.redis.lrange(this.keys.dead(shard), offset, offset + chunk - 1);
+      for (const row of rows) {
+        offset++;
+        const d = parseDeadLetter(row);
+        if (opts.host !== undefined && d.host !== opts.host) continue;
+        items.push(d);
+        if (items.length === opts.limit) return { items, next: { shard, offset } };
+      }
+      if (rows.length < chunk) {
+        shard++;
+        offset = 0;
       }
     }
-    return out;
+    return { items, next: null };
   }
 
   /** One host's dead letters (its shard's list, the first `scan` entries looked at). */
   async deadLettersOfHost(host: string, scan = 1000): Promise<DeadLetter[]> {
-    const out: DeadLetter[] = [];
-    for (const row of await this.redis.lrange(this.keys.dead(this.shardOf(host)), 0, scan - 1)) {
-      const d = deadLetterSchema.parse(JSON.parse(row));
-      if (d.h !== host) continue;
-      const e = decodeEntry(d.e);
-      out.push({ host: d.h, reason: d.r, url: e.url, attempts: e.attempts, at: d.t });
-    }
-    return out;
+    const rows = await this.redis.lrange(this.keys.dead(this.shardOf(host)), 0, scan - 1);
+    return rows.map(parseDeadLetter).filter((d) => d.host === host);
   }
 
   /** Re-queues dead letters (all shards, or one host's), attempts reset. Returns how many. */
@@ -661,3 +682,10 @@ export class Frontier {
 }
 
 export { FrontierDataError };
+
+/** A dead letter as stored by the scripts (JSON `{h, r, e, t}`), validated. */
+function parseDeadLetter(row: string): DeadLetter {
+  const d = deadLetterSchema.parse(JSON.parse(row));
+  const e = decodeEntry(d.e);
+  return { host: d.h, reason: d.r, url: e.url, attempts: e.attempts, at: d.t };
+}

@@ -21,7 +21,12 @@ interface DeadLetter {
 /** URLs that kept failing, with re-queue (all, or one host's) for operators. */
 export function DeadLetters(): ReactNode {
   const canEdit = useCan('operator');
-  const list = useApi<{ items: DeadLetter[]; total?: number }>('/dead-letters?limit=200', 10_000);
+  const [hostInput, setHostInput] = useState('');
+  const [host, setHost] = useState('');
+  const list = useApi<{ items: DeadLetter[]; total?: number }>(
+    `/dead-letters?limit=200${host ? `&host=${encodeURIComponent(host)}` : ''}`,
+    10_000,
+  );
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
@@ -46,20 +51,45 @@ export function DeadLetters(): ReactNode {
   const items = list.data?.items ?? [];
   return (
     <>
-      <div className="toolbar">
-        <span>{list.data ? `${list.data.total ?? items.length} dead letters` : ' '}</span>
+      <form
+        className="toolbar"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setHost(hostInput.trim());
+        }}
+      >
+        <label className="field">
+          <span>Host (empty = all)</span>
+          <input
+            name="host"
+            value={hostInput}
+            placeholder="example.com"
+            onChange={(e) => setHostInput(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="button">
+          Filter
+        </button>
+        <span>
+          {list.data
+            ? host
+              ? `${items.length} of ${host}’s dead letters shown`
+              : `${list.data.total ?? items.length} dead letters`
+            : ' '}
+        </span>
         <span className="toolbar__spacer" />
         {canEdit && (
           <button
             type="button"
             className="button"
             disabled={busy || items.length === 0}
-            onClick={() => void requeue()}
+            onClick={() => void requeue(host || undefined)}
           >
-            Re-queue all
+            {host ? `Re-queue ${host}’s` : 'Re-queue all'}
           </button>
         )}
-      </div>
+      </form>
       {note && (
         <p className="notice notice--ok" role="status">
           {note}

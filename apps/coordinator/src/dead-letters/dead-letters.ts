@@ -4,12 +4,21 @@ import { auditEntry, type Actor } from '../audit/audit-entry';
 import type { Store } from '../db/store';
 import { listDeadLettersInput, requeueDeadLettersInput } from './dead-letters.types';
 
-/** URLs that kept failing (or whose host's robots.txt did), with their last error. */
+/**
+ * URLs that kept failing (or whose host's robots.txt did), with their last error: all, or one
+ * host's; paginated by `next_cursor`.
+ */
 export async function listDeadLetters(deps: { frontier: Frontier }, raw: unknown) {
   const input = listDeadLettersInput.parse(raw);
-  const items = await deps.frontier.deadLetters(input.limit);
+  const [shard, offset] = (input.cursor ?? '').split(':').map(Number);
+  const page = await deps.frontier.deadLetterPage({
+    limit: input.limit,
+    ...(input.host ? { host: canonicalHost(input.host) } : {}),
+    ...(input.cursor ? { from: { shard: shard!, offset: offset! } } : {}),
+  });
   return {
-    items: items.map((d) => ({
+    next_cursor: page.next ? `${page.next.shard}:${page.next.offset}` : null,
+    items: page.items.map((d) => ({
       url: d.url,
       host: d.host,
       reason: d.reason,
