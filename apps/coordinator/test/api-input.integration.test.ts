@@ -325,7 +325,7 @@ const rejectCases: RejectCase[] = [
     body: '{}',
     status: 400,
     code: 'BAD_REQUEST',
-    message: /give at least one of rate_limit_rps, blocked, daily_budget, allowlisted/,
+    message: /give at least one of rate_limit_rps, blocked, daily_budget, allowlisted, max_connections/,
   },
   {
     name: 'hosts: daily_budget -1',
@@ -346,6 +346,16 @@ const rejectCases: RejectCase[] = [
     code: 'BAD_REQUEST',
     message: /^daily_budget: /,
     fields: ['daily_budget'],
+  },
+  {
+    name: 'hosts: max_connections 17',
+    method: 'PUT',
+    path: HOST,
+    body: '{"max_connections": 17}',
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: /^max_connections: /,
+    fields: ['max_connections'],
   },
   {
     name: 'hosts: allowlisted "yes"',
@@ -568,6 +578,7 @@ describe('host policies', () => {
       rate_limit_rps: null,
       daily_budget: null,
       allowlisted: null,
+      max_connections: null,
       hosts_updated: 1,
     });
 
@@ -578,9 +589,11 @@ describe('host policies', () => {
       rate_limit_rps: null,
       daily_budget: null,
       allowlisted: null,
+      max_connections: null,
       blocked: true,
       effective_gap_ms: env.config.CRAWLER_DEFAULT_GAP_MS,
       effective_daily_budget: env.config.HOST_DAILY_BUDGET,
+      effective_max_connections: 1,
       patterns: [],
     });
     const rows = await db.query<{ blocked: boolean }>(

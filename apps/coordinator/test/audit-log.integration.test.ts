@@ -84,6 +84,7 @@ describe('each change writes one entry with its actor, before and after', () => 
       blocked: true,
       daily_budget: null,
       allowlisted: null,
+      max_connections: null,
     });
     await kit.call('PUT', `/v1/hosts/${host}`, { as: 'operator', body: { rate_limit_rps: 2 } });
     const second = await latest('hosts.update', host);
@@ -92,12 +93,14 @@ describe('each change writes one entry with its actor, before and after', () => 
       blocked: true,
       daily_budget: null,
       allowlisted: null,
+      max_connections: null,
     });
     expect(second.after).toEqual({
       rate_limit_rps: 2,
       blocked: true,
       daily_budget: null,
       allowlisted: null,
+      max_connections: null,
     });
     expect(BigInt(second.id)).toBeGreaterThan(BigInt(first.id));
   });
@@ -115,6 +118,7 @@ describe('each change writes one entry with its actor, before and after', () => 
       blocked: true,
       daily_budget: null,
       allowlisted: null,
+      max_connections: null,
     });
   });
 

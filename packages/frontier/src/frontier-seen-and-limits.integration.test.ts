@@ -337,6 +337,16 @@ describe('seen set', () => {
   });
 });
 
+describe('connections per host', () => {
+  it('hands out the connections an operator allows with the lease, 1 otherwise', async () => {
+    const f = make();
+    await f.enqueue([...urls('conn-3.test', 2), ...urls('conn-1.test', 2)]);
+    await f.setHostPolicy('conn-3.test', { gapMs: null, blocked: false, maxConnections: 3 });
+    const byHost = new Map((await f.lease('a', 8)).map((l) => [l.host, l.maxConnections]));
+    expect(Object.fromEntries(byHost)).toEqual({ 'conn-3.test': 3, 'conn-1.test': 1 });
+  });
+});
+
 describe('domain-suffix policies', () => {
   it('a host first seen under a suffix takes its policy, the longest suffix winning per field', async () => {
     const f = make({ defaultGapMs: 1000 });
@@ -345,12 +355,14 @@ describe('domain-suffix policies', () => {
       blocked: null,
       dailyBudget: 2,
       allowlisted: null,
+      maxConnections: 3,
     });
     await f.setSuffixPolicy('deep.sfx.test', {
       gapMs: 8000,
       blocked: null,
       dailyBudget: null,
       allowlisted: null,
+      maxConnections: null,
     });
     await f.enqueue([
       ...urls('sfx.test', 3),
@@ -360,9 +372,9 @@ describe('domain-suffix policies', () => {
     const byHost = new Map((await f.lease('a', 8)).map((l) => [l.host, l]));
     expect(byHost.get('sfx.test')).toMatchObject({ gapMs: 4000 });
     expect(byHost.get('sfx.test')?.urls).toHaveLength(2); // the budget
-    expect(byHost.get('a.deep.sfx.test')).toMatchObject({ gapMs: 8000 });
+    expect(byHost.get('a.deep.sfx.test')).toMatchObject({ gapMs: 8000, maxConnections: 3 });
     expect((await f.hostState('a.deep.sfx.test')).fields.daily_budget).toBe('2');
-    expect(byHost.get('notsfx.test')).toMatchObject({ gapMs: 1000 });
+    expect(byHost.get('notsfx.test')).toMatchObject({ gapMs: 1000, maxConnections: 1 });
   });
 
   it('a blocked suffix keeps new hosts under it out of the ready set; removing it stops that', async () => {
@@ -372,6 +384,7 @@ describe('domain-suffix policies', () => {
       blocked: true,
       dailyBudget: null,
       allowlisted: null,
+      maxConnections: null,
     });
     await f.enqueue(urls('x.blocked-sfx.test', 2));
     expect(await readyScore(redis(), f, 'x.blocked-sfx.test')).toBeNull();

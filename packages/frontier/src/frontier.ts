@@ -92,6 +92,7 @@ const leaseReply = z.array(
     z.coerce.number(),
     z.string(),
     z.array(z.string()),
+    z.coerce.number().int().min(1),
   ]),
 );
 const statsReply = z.array(z.coerce.number()).length(10);
@@ -348,12 +349,13 @@ export class Frontier {
     const parsed = leaseReply.safeParse(reply);
     if (!parsed.success)
       throw new FrontierDataError(`lease reply of shard ${shard}: ${parsed.error.message}`);
-    return parsed.data.map(([leaseId, host, leaseMs, gapMs, ip, entries]) => ({
+    return parsed.data.map(([leaseId, host, leaseMs, gapMs, ip, entries, maxConnections]) => ({
       leaseId,
       shard,
       host,
       leaseMs,
       gapMs,
+      maxConnections,
       ip: ip || null,
       urls: entries.map(decodeTagged),
     }));
@@ -461,6 +463,8 @@ export class Frontier {
       blocked: boolean;
       dailyBudget?: number | null;
       allowlisted?: boolean;
+      /** Connections the agent may open to the host at once (default 1). */
+      maxConnections?: number | null;
     },
   ): Promise<void> {
     const s = this.shardOf(host);
@@ -475,6 +479,7 @@ export class Frontier {
         policy.blocked ? '1' : '0',
         policy.dailyBudget == null ? '' : String(policy.dailyBudget),
         policy.allowlisted ? '1' : '0',
+        policy.maxConnections == null ? '' : String(policy.maxConnections),
       ),
     );
     const live: HostPolicyNotice = {
@@ -512,6 +517,7 @@ export class Frontier {
         policy.blocked == null ? '' : policy.blocked ? '1' : '0',
         policy.dailyBudget == null ? '' : String(policy.dailyBudget),
         policy.allowlisted == null ? '' : policy.allowlisted ? '1' : '0',
+        policy.maxConnections == null ? '' : String(policy.maxConnections),
       ].join('|');
     await Promise.all(
       Array.from({ length: this.shards }, (_, s) =>

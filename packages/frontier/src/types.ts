@@ -58,6 +58,11 @@ export interface HostLease {
   leaseMs: number;
   /** The host's configured gap between requests (ms), before robots Crawl-delay and slowness. */
   gapMs: number;
+  /**
+   * Connections the agent may open to the host at once: 1 by default (one request at a time);
+   * more only where an operator set it. Request starts stay spaced by gapMs either way.
+   */
+  maxConnections: number;
   /** The host's IP as last connected, if known. */
   ip: string | null;
   urls: LeasedUrl[];
@@ -132,4 +137,5 @@ export interface SuffixPolicy {
   blocked: boolean | null;
   dailyBudget: number | null;
   allowlisted: boolean | null;
+  maxConnections: number | null;
 }

@@ -8,5 +8,7 @@ ALTER TABLE "host_policies" ALTER COLUMN "blocked" DROP NOT NULL,
 ALTER COLUMN "blocked" DROP DEFAULT,
 ADD COLUMN "daily_budget" INTEGER,
 ADD COLUMN "allowlisted" BOOLEAN,
+ADD COLUMN "max_connections" SMALLINT,
 ADD CONSTRAINT "host_policies_daily_budget_check" CHECK ("daily_budget" >= 0),
-ADD CONSTRAINT "host_policies_rate_check" CHECK ("rate_limit_rps" > 0);
+ADD CONSTRAINT "host_policies_rate_check" CHECK ("rate_limit_rps" > 0),
+ADD CONSTRAINT "host_policies_max_connections_check" CHECK ("max_connections" BETWEEN 1 AND 16);

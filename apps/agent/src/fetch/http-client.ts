@@ -51,8 +51,17 @@ export interface HttpResponse {
  * one), decompression with the cap counted on decoded bytes (a gzip bomb stops at the cap), and
  * the SSRF guard applied to the address actually connected.
  */
+/** The most connections a host's policy may allow (host_policies.max_connections). */
+export const MAX_CONNECTIONS_PER_HOST = 16;
+
 export class HttpClient {
+  /** One connection per origin: politeness's default, enforced by the pool itself. */
   private readonly dispatcher: Agent;
+  /**
+   * Up to MAX_CONNECTIONS_PER_HOST per origin, for hosts an operator allowed more connections;
+   * the lease worker keeps no more requests in flight than the host's own limit.
+   */
+  private readonly multiDispatcher: Agent;
   /** host name → last IP connected, for telemetry and per-IP politeness. */
   private readonly lastIp = new Map<string, string>();
 
@@ -89,16 +98,19 @@ export class HttpClient {
           ),
       );
     };
-    this.dispatcher = new Agent({
-      connections: 1,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      connectTimeout: opts.connectTimeoutMs,
-      headersTimeout: opts.firstByteTimeoutMs,
-      bodyTimeout: opts.firstByteTimeoutMs,
-      maxHeaderSize: 64 * 1024,
-      connect: { lookup, timeout: opts.connectTimeoutMs },
-    });
+    const pool = (connections: number) =>
+      new Agent({
+        connections,
+        pipelining: 1,
+        keepAliveTimeout: 30_000,
+        connectTimeout: opts.connectTimeoutMs,
+        headersTimeout: opts.firstByteTimeoutMs,
+        bodyTimeout: opts.firstByteTimeoutMs,
+        maxHeaderSize: 64 * 1024,
+        connect: { lookup, timeout: opts.connectTimeoutMs },
+      });
+    this.dispatcher = pool(1);
+    this.multiDispatcher = pool(MAX_CONNECTIONS_PER_HOST);
   }
 
   /** Starts DNS lookups for hosts about to be crawled (see HostResolver.prefetch). */
@@ -111,8 +123,15 @@ export class HttpClient {
     return this.lastIp.get(hostname) ?? null;
   }
 
-  /** GETs a URL once (no redirects followed: the caller decides). */
-  async get(url: string, extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
+  /**
+   * GETs a URL once (no redirects followed: the caller decides). `multiConnection` uses the pool
+   * that may open several connections to the origin (hosts allowed more than one).
+   */
+  async get(
+    url: string,
+    extraHeaders: Record<string, string> = {},
+    opts: { multiConnection?: boolean } = {},
+  ): Promise<HttpResponse> {
     const u = new URL(url);
     const literal = u.hostname.replace(/^\[|\]$/g, '');
     if (isIP(literal)) {
@@ -134,7 +153,7 @@ export class HttpClient {
       res = await request(u, {
         method: 'GET',
         headers: Object.fromEntries(requestHeaders),
-        dispatcher: this.dispatcher,
+        dispatcher: opts.multiConnection ? this.multiDispatcher : this.dispatcher,
         signal: deadline,
       });
     } catch (err) {
@@ -160,7 +179,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await Promise.all([this.dispatcher.close(), this.multiDispatcher.close()]);
   }
 
   private async readBody(

@@ -38,13 +38,15 @@ export async function fetchAndRecord(
   host: string,
   entry: LeasedUrl,
   pacer: HostPacer,
+  /** The host allows several connections: this request may open one beside the others. */
+  multiConnection = false,
 ): Promise<FetchOutcome> {
   const fetchedAt = new Date();
   const base = { urlFp: entry.urlFp, url: entry.url, host, depth: entry.depth, fetchedAt };
   const started = performance.now();
   let res;
   try {
-    res = await r.http.get(entry.url, conditionalHeaders(entry.prior));
+    res = await r.http.get(entry.url, conditionalHeaders(entry.prior), { multiConnection });
   } catch (err) {
     if (!(err instanceof FetchError)) throw err;
     pacer.done(performance.now() - started);

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * Added to every gap. The agent counts a gap from when it saw a response end; a server under
  * load may log that end a little later than it sent it, and must still see the full gap.
  */
-const SAFETY_MARGIN_MS = 25;
+export const SAFETY_MARGIN_MS = 25;
 
 /**
  * Politeness within one host lease: requests go one at a time, and after each the host's next

@@ -1,15 +1,17 @@
-import type { HostLease, LeasedUrl } from '@crawler/frontier';
+import type { HostLease } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
 import { HostPacer } from './host-pacer';
 import { ensureRobots } from './ensure-robots';
 import { fetchAndRecord } from './fetch-and-record';
-import { telemetryRow } from './archive-response';
+import { recordDenied, robotsUnavailable, stopStartingAt, type LeaseRun } from './lease-run';
+import { workUrlsConcurrently } from './work-concurrently';
 import { robotsAllows, crawlDelayMs } from '../robots/robots-cache';
 
 /**
  * Works one host lease: robots.txt first (from cache or fetched, with the host's pace), then
  * its URLs one at a time over one connection, spaced by the host's gap, stopping early enough
- * that no request outlives the lease. Completes the lease with how many URLs were processed;
+ * that no request outlives the lease (or over several connections where the host allows it:
+ * work-concurrently.ts). Completes the lease with how many URLs were processed;
  * the rest return to the head of the host's queue.
  */
 export async function processLease(
@@ -22,7 +24,10 @@ export async function processLease(
   await r.policies.load(lease.host);
   let run: LeaseRun;
   try {
-    run = await workUrls(r, lease, pacer, shouldStop, receivedAt);
+    run =
+      lease.maxConnections > 1
+        ? await workUrlsConcurrently(r, lease, pacer, shouldStop, receivedAt)
+        : await workUrls(r, lease, pacer, shouldStop, receivedAt);
   } finally {
     r.policies.forget(lease.host);
   }
@@ -37,8 +42,8 @@ export async function processLease(
       })) !== null
     : await r.frontier.complete(lease, {
         processed: run.processed,
-        delayMs: Math.max(pacer.remainingMs(), run.extraDelayMs),
-        paceMs: pacer.currentGapMs(),
+        delayMs: Math.max(run.remainingMs ?? pacer.remainingMs(), run.extraDelayMs),
+        paceMs: run.paceMs ?? pacer.currentGapMs(),
         ip,
         ...(run.parkReason ? { parkReason: run.parkReason } : {}),
       });
@@ -49,14 +54,6 @@ export async function processLease(
     );
 }
 
-/** How a lease's URLs went: how many were processed, and why it stopped early, if it did. */
-interface LeaseRun {
-  processed: number;
-  failure: { error: string; retryAfterMs: number } | null;
-  parkReason?: string;
-  extraDelayMs: number;
-}
-
 async function workUrls(
   r: AgentResources,
   lease: HostLease,
@@ -64,9 +61,7 @@ async function workUrls(
   shouldStop: () => boolean,
   receivedAt: number,
 ): Promise<LeaseRun> {
-  const cfg = r.config;
-  // Stop starting requests when one more could outlast the lease.
-  const stopAt = receivedAt + lease.leaseMs - cfg.FETCH_TOTAL_TIMEOUT_MS * 2 - 2000;
+  const stopAt = stopStartingAt(r, lease, receivedAt);
   const run: LeaseRun = { processed: 0, failure: null, extraDelayMs: 0 };
   // The live policy is pushed to the agent, so checking it before every request costs nothing.
   const blocked = () => r.policies.get(lease.host)?.blocked === true;
@@ -75,9 +70,7 @@ async function workUrls(
     const origin = new URL(entry.url).origin;
     const robots = await ensureRobots(r, origin, lease.host, pacer);
     if (robots.kind === 'disallow_all') {
-      // 5xx or unreachable robots.txt: fetch nothing, retry later with backoff, park at the limit.
-      if (robots.failures >= cfg.ROBOTS_MAX_FAILURES) run.parkReason = 'robots_unavailable';
-      else run.extraDelayMs = cfg.ROBOTS_RETRY_BASE_MS * 2 ** (robots.failures - 1);
+      robotsUnavailable(r, robots.failures, run);
       break;
     }
     pacer.setCrawlDelay(crawlDelayMs(robots));
@@ -98,15 +91,4 @@ async function workUrls(
     run.processed++;
   }
   return run;
-}
-
-function recordDenied(r: AgentResources, host: string, entry: LeasedUrl): void {
-  r.counters.robotsDenied++;
-  r.telemetry.push(
-    telemetryRow(
-      r,
-      { urlFp: entry.urlFp, url: entry.url, host, depth: entry.depth, fetchedAt: new Date() },
-      { error_code: 'robots_denied' },
-    ),
-  );
 }

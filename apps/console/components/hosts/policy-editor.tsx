@@ -8,7 +8,7 @@ import { ErrorBox } from '../ui/error-box';
 import { Panel } from '../ui/panel';
 
 /**
- * Rate limit, daily budget, allowlist and block of one host or pattern (`PUT /v1/hosts/{host}`);
+ * Rate limit, daily budget, allowlist, connections and block of one host or pattern (`PUT /v1/hosts/{host}`);
  * read-only below operator.
  */
 export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): ReactNode {
@@ -21,6 +21,9 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
     host.policy.daily_budget === null ? '' : String(host.policy.daily_budget),
   );
   const [allowlisted, setAllowlisted] = useState(host.policy.allowlisted === true);
+  const [connections, setConnections] = useState(
+    host.policy.max_connections === null ? '' : String(host.policy.max_connections),
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiFailure | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -61,6 +64,18 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
   const saveBudget = (e: FormEvent): void => {
     e.preventDefault();
     const value = budget.trim() === '' ? null : Number(budget);
+    const conns = connections.trim() === '' ? null : Number(connections);
+    if (conns !== null && !(Number.isInteger(conns) && conns >= 1 && conns <= 16)) {
+      setError({
+        ok: false,
+        status: 400,
+        code: 'BAD_REQUEST',
+        message: 'Connections must be a whole number from 1 to 16, or empty for the default (1).',
+        fields: [],
+        body: null,
+      });
+      return;
+    }
     if (value !== null && !(Number.isInteger(value) && value >= 0 && value <= 100_000_000)) {
       setError({
         ok: false,
@@ -74,7 +89,7 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
       return;
     }
     void put(
-      { daily_budget: value, allowlisted: allowlisted ? true : null },
+      { daily_budget: value, allowlisted: allowlisted ? true : null, max_connections: conns },
       allowlisted
         ? 'Host allowlisted: no daily budget.'
         : value === null
@@ -124,6 +139,22 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
             disabled={!canEdit || busy}
           />
         </label>
+        <label className="field">
+          <span>
+            Connections at once (1–16; empty = default, now {host.policy.effective_max_connections})
+          </span>
+          <input
+            name="max_connections"
+            type="number"
+            step="1"
+            min="1"
+            max="16"
+            inputMode="numeric"
+            value={connections}
+            onChange={(e) => setConnections(e.target.value)}
+            disabled={!canEdit || busy}
+          />
+        </label>
         <label className="field field--check">
           <input
             name="allowlisted"
@@ -135,7 +166,7 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
           <span>Allowlisted (no budget)</span>
         </label>
         <button type="submit" className="button" disabled={!canEdit || busy}>
-          Save budget
+          Save limits
         </button>
       </form>
       <div className="form__row">

@@ -40,10 +40,12 @@ export interface HostDetail {
     rate_limit_rps: number | null;
     daily_budget: number | null;
     allowlisted: boolean | null;
+    max_connections: number | null;
     blocked: boolean;
     effective_gap_ms: number;
     /** Pages per UTC day in effect; 0 = unlimited. */
     effective_daily_budget: number;
+    effective_max_connections: number;
     /** Domain-suffix patterns (`*.example.com`) covering the host, longest first. */
     patterns: string[];
   };

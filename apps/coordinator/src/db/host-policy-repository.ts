@@ -7,11 +7,12 @@ export interface HostPolicyRow {
   blocked: boolean | null;
   dailyBudget: number | null;
   allowlisted: boolean | null;
+  maxConnections: number | null;
   updatedAt: Date;
 }
 
 export type HostPolicyFields = Partial<
-  Pick<HostPolicyRow, 'rateLimitRps' | 'blocked' | 'dailyBudget' | 'allowlisted'>
+  Pick<HostPolicyRow, 'rateLimitRps' | 'blocked' | 'dailyBudget' | 'allowlisted' | 'maxConnections'>
 >;
 
 const select = {
@@ -20,6 +21,7 @@ const select = {
   blocked: true,
   dailyBudget: true,
   allowlisted: true,
+  maxConnections: true,
   updatedAt: true,
 } as const;
 
@@ -89,9 +91,11 @@ export class HostPolicyRepository {
         blocked: boolean | null;
         daily_budget: number | null;
         allowlisted: boolean | null;
+        max_connections: number | null;
         updated_at: Date;
       }[]
-    >`SELECT host, rate_limit_rps, blocked, daily_budget, allowlisted, updated_at FROM host_policies
+    >`SELECT host, rate_limit_rps, blocked, daily_budget, allowlisted, max_connections, updated_at
+       FROM host_policies
        WHERE host ILIKE ${like} AND host COLLATE "C" > ${after ?? ''}
        ORDER BY host COLLATE "C" LIMIT ${take}`;
     return rows.map((r) => ({
@@ -100,6 +104,7 @@ export class HostPolicyRepository {
       blocked: r.blocked,
       dailyBudget: r.daily_budget,
       allowlisted: r.allowlisted,
+      maxConnections: r.max_connections,
       updatedAt: r.updated_at,
     }));
   }

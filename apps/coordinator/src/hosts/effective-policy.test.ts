@@ -8,6 +8,7 @@ const row = (host: string, fields: Partial<HostPolicyRow>): HostPolicyRow => ({
   blocked: null,
   dailyBudget: null,
   allowlisted: null,
+  maxConnections: null,
   updatedAt: new Date(0),
   ...fields,
 });
@@ -31,12 +32,19 @@ describe('effectivePolicy', () => {
     ];
     expect(
       effectivePolicy('a.b.example.com', row('a.b.example.com', { blocked: false }), patterns),
-    ).toEqual({ rateLimitRps: 5, blocked: false, dailyBudget: 10, allowlisted: false });
+    ).toEqual({
+      rateLimitRps: 5,
+      blocked: false,
+      dailyBudget: 10,
+      allowlisted: false,
+      maxConnections: null,
+    });
     expect(effectivePolicy('c.example.com', null, patterns)).toEqual({
       rateLimitRps: 1,
       blocked: true,
       dailyBudget: 10,
       allowlisted: false,
+      maxConnections: null,
     });
     // A pattern covers its own domain too.
     expect(effectivePolicy('example.com', null, patterns).blocked).toBe(true);
@@ -45,6 +53,7 @@ describe('effectivePolicy', () => {
       blocked: false,
       dailyBudget: null,
       allowlisted: false,
+      maxConnections: null,
     });
   });
 

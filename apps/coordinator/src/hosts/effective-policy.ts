@@ -21,14 +21,18 @@ export interface EffectivePolicy {
   blocked: boolean;
   dailyBudget: number | null;
   allowlisted: boolean;
+  maxConnections: number | null;
 }
 
-type Fields = Pick<HostPolicyRow, 'rateLimitRps' | 'blocked' | 'dailyBudget' | 'allowlisted'>;
+type Fields = Pick<
+  HostPolicyRow,
+  'rateLimitRps' | 'blocked' | 'dailyBudget' | 'allowlisted' | 'maxConnections'
+>;
 
 /**
  * A host's policy in effect, field by field: its own row's value, else the value of the
  * longest pattern that sets it, else the default (no rate limit of its own, not blocked, the
- * frontier's budget, not allowlisted). `patterns` are the rows of `*.<suffix>` covering the
+ * frontier's budget, not allowlisted, one connection). `patterns` are the rows of `*.<suffix>` covering the
  * host, in any order. The frontier's suffix-policy.lua resolves new hosts the same way.
  */
 export function effectivePolicy(
@@ -50,5 +54,6 @@ export function effectivePolicy(
     blocked: first('blocked') ?? false,
     dailyBudget: first('dailyBudget'),
     allowlisted: first('allowlisted') ?? false,
+    maxConnections: first('maxConnections'),
   };
 }

@@ -59,6 +59,7 @@ export async function setHostPolicy(
       ...(patch.blocked !== undefined ? { blocked: patch.blocked } : {}),
       ...(patch.daily_budget !== undefined ? { dailyBudget: patch.daily_budget } : {}),
       ...(patch.allowlisted !== undefined ? { allowlisted: patch.allowlisted } : {}),
+      ...(patch.max_connections !== undefined ? { maxConnections: patch.max_connections } : {}),
     });
     await r.audit.record(
       auditEntry(actor, 'hosts.update', host, before && policyFields(before), policyFields(after)),
@@ -75,6 +76,7 @@ function policyFields(row: HostPolicyRow) {
     blocked: row.blocked,
     daily_budget: row.dailyBudget,
     allowlisted: row.allowlisted,
+    max_connections: row.maxConnections,
   };
 }
 
@@ -107,6 +109,7 @@ export async function pushPolicy(
     blocked: row.blocked,
     dailyBudget: row.dailyBudget,
     allowlisted: row.allowlisted,
+    maxConnections: row.maxConnections,
   });
   const [known, own] = await Promise.all([
     frontier.knownHostsUnder(suffix),
@@ -130,6 +133,7 @@ async function pushEffective(
     blocked: e.blocked,
     dailyBudget: e.dailyBudget,
     allowlisted: e.allowlisted,
+    maxConnections: e.maxConnections,
   });
   return e;
 }
@@ -151,9 +155,11 @@ export async function hostBase(deps: Deps, host: string) {
         rate_limit_rps: policy?.rateLimitRps ?? null,
         daily_budget: policy?.dailyBudget ?? null,
         allowlisted: policy?.allowlisted ?? null,
+        max_connections: policy?.maxConnections ?? null,
         blocked: e.blocked,
         effective_gap_ms: e.rateLimitRps ? 1000 / e.rateLimitRps : deps.defaultGapMs,
         effective_daily_budget: e.allowlisted ? 0 : (e.dailyBudget ?? deps.defaultDailyBudget),
+        effective_max_connections: e.maxConnections ?? 1,
         patterns: patterns
           .map((p) => p.host)
           .filter((p) => p !== host)

@@ -15,11 +15,16 @@ export const hostPolicyPatch = z
     daily_budget: z.number().int().min(0).max(100_000_000).nullable().optional(),
     /** Allowlisted hosts have no daily budget. */
     allowlisted: z.boolean().nullable().optional(),
+    /**
+     * Connections an agent may open to the host at once (1–16; default 1). Request starts stay
+     * spaced by the rate limit: more connections help only hosts slower than their limit.
+     */
+    max_connections: z.number().int().min(1).max(16).nullable().optional(),
   })
   .strict()
   .refine(
     (p) => Object.values(p).some((v) => v !== undefined),
-    'give at least one of rate_limit_rps, blocked, daily_budget, allowlisted',
+    'give at least one of rate_limit_rps, blocked, daily_budget, allowlisted, max_connections',
   );
 export type HostPolicyPatch = z.infer<typeof hostPolicyPatch>;
 
@@ -41,6 +46,7 @@ export const hostPolicyView = z.object({
   blocked: z.boolean().nullable(),
   daily_budget: z.number().int().nullable(),
   allowlisted: z.boolean().nullable(),
+  max_connections: z.number().int().nullable(),
   updated_at: z.string(),
   /** PUT only: hosts the frontier knows whose policy was rewritten (1 for a host). */
   hosts_updated: z.number().int().optional(),
@@ -53,11 +59,13 @@ export const hostPolicyState = z.object({
   rate_limit_rps: z.number().nullable(),
   daily_budget: z.number().int().nullable(),
   allowlisted: z.boolean().nullable(),
+  max_connections: z.number().int().nullable(),
   /** In effect: the host's own setting, else a pattern's, else not blocked. */
   blocked: z.boolean(),
   effective_gap_ms: z.number(),
   /** Pages per UTC day in effect; 0 = unlimited (allowlisted or set so). */
   effective_daily_budget: z.number().int(),
+  effective_max_connections: z.number().int(),
   /** Patterns that cover the host, longest first. */
   patterns: z.array(z.string()),
 });

@@ -20,7 +20,7 @@
     ARGV[10] default daily budget per host (0 = unlimited)
     ARGV[11] retry delay for a host whose IP is busy (ms)
   Output:
-    array of { lease_id, host, lease_ms, gap_ms, ip or '', { tier|entry, ... } }
+    array of { lease_id, host, lease_ms, gap_ms, ip or '', { tier|entry, ... }, max_conn }
 ]]
 local ready_key, leases_key, stats_key = KEYS[1], KEYS[2], KEYS[3]
 local prefix, agent = ARGV[1], ARGV[2]
@@ -108,7 +108,7 @@ local hosts = redis.call('ZRANGEBYSCORE', ready_key, '-inf', now, 'LIMIT', 0, ma
 for _, host in ipairs(hosts) do
   redis.call('ZREM', ready_key, host)
   local hkey = prefix .. 'h:' .. host
-  local h = redis.call('HMGET', hkey, 'lease', 'blocked', 'parked', 'gap_ms', 'pace_ms', 'ip', 'n')
+  local h = redis.call('HMGET', hkey, 'lease', 'blocked', 'parked', 'gap_ms', 'pace_ms', 'ip', 'n', 'max_conn')
   if not h[1] and h[2] ~= '1' and h[3] ~= '1' and tonumber(h[7] or '0') > 0 then
     local left = budget_left(hkey, today, default_budget)
     local ip = h[6]
@@ -138,7 +138,7 @@ for _, host in ipairs(hosts) do
       redis.call('HSET', prefix .. 'l:' .. lease_id, 'host', host)
       redis.call('HINCRBY', stats_key, 'queued', 0 - #tagged)
       if ipkey then redis.call('HSET', ipkey, 'lease', lease_id, 'deadline', deadline) end
-      out[#out + 1] = { lease_id, host, lease_ms, gap, ip or '', tagged }
+      out[#out + 1] = { lease_id, host, lease_ms, gap, ip or '', tagged, tonumber(h[8] or '1') }
       end
     end
   end

@@ -12,11 +12,12 @@
     ARGV[4] blocked: '1' or '0'
     ARGV[5] daily page budget, or '' for the default (0 = unlimited)
     ARGV[6] allowlisted (no daily budget): '1' or '0'
+    ARGV[7] connections at once, or '' for the default (1)
   Output:
     1
 ]]
 local ready_key, stats_key = KEYS[1], KEYS[2]
-local prefix, host, gap, blocked, budget, allow = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local prefix, host, gap, blocked, budget, allow, max_conn = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 --- @include "includes/now-ms"
 --- @include "includes/make-ready"
 --- @include "includes/shard-moving"
@@ -27,6 +28,7 @@ if redis.call('HSETNX', hkey, 'created', now_ms()) == 1 then
 end
 if gap == '' then redis.call('HDEL', hkey, 'gap_ms') else redis.call('HSET', hkey, 'gap_ms', gap) end
 if budget == '' then redis.call('HDEL', hkey, 'daily_budget') else redis.call('HSET', hkey, 'daily_budget', budget) end
+if max_conn == '' then redis.call('HDEL', hkey, 'max_conn') else redis.call('HSET', hkey, 'max_conn', max_conn) end
 redis.call('HSET', hkey, 'blocked', blocked, 'allowlisted', allow)
 if blocked == '1' then
   redis.call('ZREM', ready_key, host)

@@ -1,9 +1,9 @@
 -- Domain-suffix policies: an operator's policy for `*.example.com` covers example.com and every
 -- host under it. The coordinator copies each pattern into every shard's `sp` hash
--- (suffix -> 'gap_ms|blocked|daily_budget|allowlisted', '' where the pattern leaves a field to
+-- (suffix -> 'gap_ms|blocked|daily_budget|allowlisted|max_conn', '' where the pattern leaves a field to
 -- the default) and rewrites the hosts already known; a host first seen later gets it here.
 -- Field by field, the longest suffix that sets a field wins (as the coordinator merges them).
-local SUFFIX_FIELDS = { 'gap_ms', 'blocked', 'daily_budget', 'allowlisted' }
+local SUFFIX_FIELDS = { 'gap_ms', 'blocked', 'daily_budget', 'allowlisted', 'max_conn' }
 
 local function apply_suffix_policy(prefix, hkey, host)
   local sp_key = prefix .. 'sp'

@@ -1,0 +1,31 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SAFETY_MARGIN_MS } from './host-pacer';
+
+/**
+ * Spaces the starts of requests to one host by its gap when several may be in flight at once
+ * (a host allowed more than one connection): never faster than the host's limit, however many
+ * connections are open. Callers are served in the order they asked. The pacer's safety margin
+ * is added, so the server sees the full gap despite jitter.
+ */
+export class StartGate {
+  private lastStartMs = -Infinity;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly gapMs: () => number) {}
+
+  /** Resolves at the caller's turn, which starts now. */
+  turn(): Promise<void> {
+    const mine = this.queue.then(async () => {
+      for (let wait = this.remainingMs(); wait > 0; wait = this.remainingMs())
+        await sleep(Math.ceil(wait) + 1);
+      this.lastStartMs = performance.now();
+    });
+    this.queue = mine;
+    return mine;
+  }
+
+  /** Time until the next start may happen (ms, ≥ 0). */
+  remainingMs(): number {
+    return Math.max(0, this.lastStartMs + this.gapMs() + SAFETY_MARGIN_MS - performance.now());
+  }
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SyntheticWeb } from '@crawler/synthetic-web';
+import { startCrawlStack, type CrawlStack } from './crawl-stack';
+
+// A host an operator allows several connections: requests overlap (each answer takes 80 ms),
+// never more than allowed, and their starts stay spaced by the host's rate limit. Judged from
+// the server's own log.
+const HOST = 'slow.conn.test';
+const PAGES = 16;
+const LIMIT = 4;
+const GAP_MS = 20; // rate_limit_rps 50
+
+interface Hit {
+  path: string;
+  startMs: number;
+  inflightAtStart: number;
+}
+const hits: Hit[] = [];
+let server: Server;
+let stack: CrawlStack;
+
+beforeAll(async () => {
+  let inflight = 0;
+  server = createServer((req, res) => {
+    if (req.url === '/robots.txt') {
+      res.writeHead(404).end();
+      return;
+    }
+    inflight++;
+    hits.push({ path: req.url ?? '', startMs: performance.now(), inflightAtStart: inflight });
+    setTimeout(() => {
+      inflight--;
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.url}</title>`);
+    }, 80);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const web = { dnsMap: { [HOST]: '127.0.0.1' } } as unknown as SyntheticWeb;
+  stack = await startCrawlStack(web, { CRAWLER_DEFAULT_GAP_MS: '20' }, ['agent-conn']);
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe('max_connections', () => {
+  it('overlaps requests up to the limit, with starts spaced by the rate limit', async () => {
+    const { coordinator } = stack;
+    const port = (server.address() as AddressInfo).port;
+    const headers = { 'content-type': 'application/json', ...stack.env.auth };
+    const put = await fetch(`${coordinator.url}/v1/hosts/${HOST}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ max_connections: LIMIT, rate_limit_rps: 1000 / GAP_MS }),
+    });
+    expect(put.status).toBe(200);
+    const urls = Array.from({ length: PAGES }, (_, i) => `http://${HOST}:${port}/p${i}`);
+    const seeds = await fetch(`${coordinator.url}/v1/seeds`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ urls }),
+    });
+    expect(seeds.status).toBe(200);
+    stack.agents[0]!.start();
+    for (let i = 0; i < 300 && new Set(hits.map((h) => h.path)).size < PAGES; i++) await sleep(50);
+
+    expect(new Set(hits.map((h) => h.path)).size).toBe(PAGES);
+    const peak = Math.max(...hits.map((h) => h.inflightAtStart));
+    expect(peak).toBeGreaterThan(1);
+    expect(peak).toBeLessThanOrEqual(LIMIT);
+    const starts = hits.map((h) => h.startMs).sort((a, b) => a - b);
+    for (let i = 1; i < starts.length; i++)
+      expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(GAP_MS - 1);
+  });
+});
