@@ -325,7 +325,8 @@ const rejectCases: RejectCase[] = [
     body: '{}',
     status: 400,
     code: 'BAD_REQUEST',
-    message: /give at least one of rate_limit_rps, blocked, daily_budget, allowlisted, max_connections/,
+    message:
+      /give at least one of rate_limit_rps, blocked, daily_budget, allowlisted, max_connections/,
   },
   {
     name: 'hosts: daily_budget -1',
