@@ -21,6 +21,7 @@ Usage:
   crawler hosts get HOST                                     a host's policy and queue
   crawler hosts set HOST [--rate RPS|default] [--block | --unblock | --inherit-block]
                     [--budget PAGES|default] [--allowlist | --no-allowlist]
+                    [--connections N|default]
                                     change the policy of a host, or of *.example.com
   crawler dead-letters [--limit N]                           URLs that kept failing, with the error
   crawler dead-letters requeue [--host HOST] [--limit N]     put them back in their queues
@@ -152,6 +153,7 @@ async function hostsSet(host: string, args: string[]): Promise<number> {
       budget: { type: 'string' },
       allowlist: { type: 'boolean' },
       'no-allowlist': { type: 'boolean' },
+      connections: { type: 'string' },
     },
   });
   // "default" clears a field: the host falls back to a pattern, then to the crawl default.
@@ -165,6 +167,8 @@ async function hostsSet(host: string, args: string[]): Promise<number> {
     patch.daily_budget = values.budget === 'default' ? null : Number(values.budget);
   if (values.allowlist) patch.allowlisted = true;
   if (values['no-allowlist']) patch.allowlisted = null;
+  if (values.connections !== undefined)
+    patch.max_connections = values.connections === 'default' ? null : Number(values.connections);
   return print(await apiCall('PUT', `/v1/hosts/${encodeURIComponent(host)}`, patch));
 }
 

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startAuthKit, type AuthKit } from './auth-kit';
+
+// The `crawler` command as automation runs it: a child process talking to a real coordinator
+// with an API token from the environment. Exit codes and JSON output are what scripts rely on.
+const BIN = fileURLToPath(new URL('../bin/crawler.mjs', import.meta.url));
+let kit: AuthKit;
+
+function crawler(
+  args: string[],
+  as: 'operator' | 'viewer' = 'operator',
+): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      {
+        env: {
+          ...process.env,
+          DATA_DIR: kit.env.dataDir,
+          COORDINATOR_URL: kit.url,
+          CRAWLER_API_TOKEN: kit.accounts[as].token,
+        },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  kit = await startAuthKit('cli');
+}, 60_000);
+
+afterAll(async () => {
+  await kit?.stop();
+});
+
+describe('crawler CLI', () => {
+  it('adds seeds, sets a pattern policy and reads a host and the stats', async () => {
+    const seeds = await crawler(['seeds', 'add', 'https://cli.example/', 'notaurl']);
+    expect(seeds.code).toBe(1); // one refused
+    expect(JSON.parse(seeds.out)).toMatchObject({ added: 1, rejected: [{ index: 1 }] });
+
+    const set = await crawler([
+      'hosts',
+      'set',
+      '*.cli.example',
+      '--budget',
+      '500',
+      '--connections',
+      '2',
+      '--rate',
+      '0.5',
+    ]);
+    expect(set.code, set.err).toBe(0);
+    expect(JSON.parse(set.out)).toMatchObject({
+      host: '*.cli.example',
+      kind: 'suffix',
+      daily_budget: 500,
+      max_connections: 2,
+      rate_limit_rps: 0.5,
+      hosts_updated: 1,
+    });
+    const get = await crawler(['hosts', 'get', 'cli.example'], 'viewer');
+    expect(get.code, get.err).toBe(0);
+    expect(JSON.parse(get.out).policy).toMatchObject({
+      effective_gap_ms: 2000,
+      effective_daily_budget: 500,
+      effective_max_connections: 2,
+      patterns: ['*.cli.example'],
+    });
+    const stats = await crawler(['stats'], 'viewer');
+    expect(stats.code, stats.err).toBe(0);
+    expect(JSON.parse(stats.out)).toHaveProperty('frontier');
+  });
+
+  it('fails with the API message and a non-zero code when the role is too low', async () => {
+    const res = await crawler(['hosts', 'set', 'cli.example', '--block'], 'viewer');
+    expect(res.code).not.toBe(0);
+    expect(res.err).toMatch(/operator/);
+  });
+});
