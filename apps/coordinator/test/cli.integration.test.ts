@@ -67,7 +67,7 @@ describe('crawler CLI', () => {
     });
     const get = await crawler(['hosts', 'get', 'cli.example'], 'viewer');
     expect(get.code, get.err).toBe(0);
-    expect(JSON.parse(get.out).policy).toMatchObject({
+    expect((JSON.parse(get.out) as { policy: unknown }).policy).toMatchObject({
       effective_gap_ms: 2000,
       effective_daily_budget: 500,
       effective_max_connections: 2,
