@@ -6,10 +6,11 @@ import { useCan } from '../../lib/client/session-context';
 import type { HostDetail } from '../../lib/types/hosts';
 import { ErrorBox } from '../ui/error-box';
 import { Panel } from '../ui/panel';
+import { NumberField, parseField } from './number-field';
 
 /**
- * Rate limit, daily budget, allowlist, connections and block of one host or pattern (`PUT /v1/hosts/{host}`);
- * read-only below operator.
+ * Rate limit, daily budget, allowlist, connections and block of one host or pattern
+ * (`PUT /v1/hosts/{host}`); read-only below operator.
  */
 export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): ReactNode {
   const { host } = props;
@@ -38,21 +39,16 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
     setSaved(what);
     props.onSaved();
   };
+  const refuse = (message: string): void =>
+    setError({ ok: false, status: 400, code: 'BAD_REQUEST', message, fields: [], body: null });
+
   const saveRate = (e: FormEvent): void => {
     e.preventDefault();
-    const value = rate.trim() === '' ? null : Number(rate);
-    if (value !== null && !(value > 0 && value <= 1000)) {
-      setError({
-        ok: false,
-        status: 400,
-        code: 'BAD_REQUEST',
-        message:
-          'The rate limit must be a number above 0 and at most 1000, or empty for the crawl default.',
-        fields: [],
-        body: null,
-      });
-      return;
-    }
+    const value = parseField(rate, Number.MIN_VALUE, 1000, false);
+    if (value === undefined)
+      return refuse(
+        'The rate limit must be a number above 0 and at most 1000, or empty for the crawl default.',
+      );
     void put(
       { rate_limit_rps: value },
       value === null
@@ -61,33 +57,18 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
     );
   };
 
-  const saveBudget = (e: FormEvent): void => {
+  const saveLimits = (e: FormEvent): void => {
     e.preventDefault();
-    const value = budget.trim() === '' ? null : Number(budget);
-    const conns = connections.trim() === '' ? null : Number(connections);
-    if (conns !== null && !(Number.isInteger(conns) && conns >= 1 && conns <= 16)) {
-      setError({
-        ok: false,
-        status: 400,
-        code: 'BAD_REQUEST',
-        message: 'Connections must be a whole number from 1 to 16, or empty for the default (1).',
-        fields: [],
-        body: null,
-      });
-      return;
-    }
-    if (value !== null && !(Number.isInteger(value) && value >= 0 && value <= 100_000_000)) {
-      setError({
-        ok: false,
-        status: 400,
-        code: 'BAD_REQUEST',
-        message:
-          'The daily budget must be a whole number of pages from 0 (unlimited) to 100,000,000, or empty for the default.',
-        fields: [],
-        body: null,
-      });
-      return;
-    }
+    const value = parseField(budget, 0, 100_000_000, true);
+    const conns = parseField(connections, 1, 16, true);
+    if (value === undefined)
+      return refuse(
+        'The daily budget must be a whole number of pages from 0 (unlimited) to 100,000,000, or empty for the default.',
+      );
+    if (conns === undefined)
+      return refuse(
+        'Connections must be a whole number from 1 to 16, or empty for the default (1).',
+      );
     void put(
       { daily_budget: value, allowlisted: allowlisted ? true : null, max_connections: conns },
       allowlisted
@@ -102,59 +83,41 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
     <Panel title="Policy">
       {!canEdit && <p className="muted">Viewers see the policy; operators change it.</p>}
       <form className="form form--row" onSubmit={saveRate}>
-        <label className="field">
-          <span>Rate limit (requests/s; empty = crawl default)</span>
-          <input
-            name="rate_limit_rps"
-            type="number"
-            step="any"
-            min="0"
-            inputMode="decimal"
-            value={rate}
-            onChange={(e) => setRate(e.target.value)}
-            disabled={!canEdit || busy}
-          />
-        </label>
+        <NumberField
+          name="rate_limit_rps"
+          label="Rate limit (requests/s; empty = crawl default)"
+          value={rate}
+          onChange={setRate}
+          disabled={!canEdit || busy}
+          min={0}
+          decimal
+        />
         <button type="submit" className="button" disabled={!canEdit || busy}>
           Save rate limit
         </button>
       </form>
-      <form className="form form--row" onSubmit={saveBudget}>
-        <label className="field">
-          <span>
-            Daily page budget (pages per UTC day; 0 = unlimited; empty = default, now{' '}
-            {host.policy.effective_daily_budget === 0
+      <form className="form form--row" onSubmit={saveLimits}>
+        <NumberField
+          name="daily_budget"
+          label={`Daily page budget (pages per UTC day; 0 = unlimited; empty = default, now ${
+            host.policy.effective_daily_budget === 0
               ? 'unlimited'
-              : host.policy.effective_daily_budget.toLocaleString('en')}
-            )
-          </span>
-          <input
-            name="daily_budget"
-            type="number"
-            step="1"
-            min="0"
-            inputMode="numeric"
-            value={budget}
-            onChange={(e) => setBudget(e.target.value)}
-            disabled={!canEdit || busy}
-          />
-        </label>
-        <label className="field">
-          <span>
-            Connections at once (1–16; empty = default, now {host.policy.effective_max_connections})
-          </span>
-          <input
-            name="max_connections"
-            type="number"
-            step="1"
-            min="1"
-            max="16"
-            inputMode="numeric"
-            value={connections}
-            onChange={(e) => setConnections(e.target.value)}
-            disabled={!canEdit || busy}
-          />
-        </label>
+              : host.policy.effective_daily_budget.toLocaleString('en')
+          })`}
+          value={budget}
+          onChange={setBudget}
+          disabled={!canEdit || busy}
+          min={0}
+        />
+        <NumberField
+          name="max_connections"
+          label={`Connections at once (1–16; empty = default, now ${host.policy.effective_max_connections})`}
+          value={connections}
+          onChange={setConnections}
+          disabled={!canEdit || busy}
+          min={1}
+          max={16}
+        />
         <label className="field field--check">
           <input
             name="allowlisted"

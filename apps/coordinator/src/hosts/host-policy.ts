@@ -104,13 +104,7 @@ export async function pushPolicy(
     await pushEffective(policies, frontier, row.host, row);
     return 1;
   }
-  await frontier.setSuffixPolicy(suffix, {
-    gapMs: row.rateLimitRps ? 1000 / row.rateLimitRps : null,
-    blocked: row.blocked,
-    dailyBudget: row.dailyBudget,
-    allowlisted: row.allowlisted,
-    maxConnections: row.maxConnections,
-  });
+  await frontier.setSuffixPolicy(suffix, frontierPolicy(row));
   const [known, own] = await Promise.all([
     frontier.knownHostsUnder(suffix),
     policies.hostsUnder(suffix),
@@ -128,14 +122,25 @@ async function pushEffective(
   own: HostPolicyRow | null,
 ): Promise<EffectivePolicy> {
   const e = effectivePolicy(host, own, await policies.patternsFor(suffixesOf(host)));
-  await frontier.setHostPolicy(host, {
-    gapMs: e.rateLimitRps ? 1000 / e.rateLimitRps : null,
-    blocked: e.blocked,
-    dailyBudget: e.dailyBudget,
-    allowlisted: e.allowlisted,
-    maxConnections: e.maxConnections,
-  });
+  await frontier.setHostPolicy(host, frontierPolicy(e));
   return e;
+}
+
+/** A policy as the frontier takes it: a gap (ms) instead of a rate. */
+function frontierPolicy<B extends boolean | null, A extends boolean | null>(p: {
+  rateLimitRps: number | null;
+  blocked: B;
+  dailyBudget: number | null;
+  allowlisted: A;
+  maxConnections: number | null;
+}) {
+  return {
+    gapMs: p.rateLimitRps ? 1000 / p.rateLimitRps : null,
+    blocked: p.blocked,
+    dailyBudget: p.dailyBudget,
+    allowlisted: p.allowlisted,
+    maxConnections: p.maxConnections,
+  };
 }
 
 /** Policy and frontier state of a canonical host; `known` is false when neither has it. */
