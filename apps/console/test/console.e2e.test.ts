@@ -18,6 +18,7 @@ let host: string;
 let seed: string;
 let otherSeeds: string[];
 const viewer = { email: 'viewer@test.local', password: 'viewer-password-1' };
+const SESSION_TTL_S = 2 * 3600;
 
 const now = () => performance.timeOrigin + performance.now();
 const requestsTo = (h: string) =>
@@ -59,9 +60,16 @@ beforeAll(async () => {
   seed = web.seeds.find((s) => s.includes(`//${host}`))!;
   otherSeeds = web.seeds.filter((s) => s !== seed).slice(0, 5);
   buildConsoleIfStale();
-  stack = await startCrawlStack(web, { CRAWLER_DEFAULT_GAP_MS: '40', CRAWLER_MAX_DEPTH: '20' }, [
-    'agent-console',
-  ]);
+  stack = await startCrawlStack(
+    web,
+    {
+      CRAWLER_DEFAULT_GAP_MS: '40',
+      CRAWLER_MAX_DEPTH: '20',
+      // Not the default (12 h): the console's cookie must follow the coordinator's value.
+      SESSION_TTL_MS: String(SESSION_TTL_S * 1000),
+    },
+    ['agent-console'],
+  );
   const created = await fetch(`${stack.coordinator.url}/v1/users`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...stack.env.auth },
@@ -99,6 +107,10 @@ describe('console in Chromium', () => {
     const session = cookies.find((c) => c.name === 'console_session');
     expect(session?.httpOnly).toBe(true);
     expect(session?.sameSite).toBe('Lax');
+    // It lasts as long as the coordinator's session (SESSION_TTL_MS), not a fixed 12 h.
+    const leftS = (session?.expires ?? 0) - Date.now() / 1000;
+    expect(leftS).toBeGreaterThan(SESSION_TTL_S - 120);
+    expect(leftS).toBeLessThanOrEqual(SESSION_TTL_S + 5);
   }, 60_000);
 
   it('adds seeds and shows what was accepted and why the rest was refused', async () => {
@@ -242,5 +254,48 @@ describe('console in Chromium', () => {
       'CSRF_REJECTED',
     );
     await v.context.close();
+  }, 60_000);
+
+  it("changes a user's role only when Save is pressed, and says so", async () => {
+    const { page } = admin;
+    const roleOf = async (email: string): Promise<string | undefined> => {
+      const r = await fetch(`${stack.coordinator.url}/v1/users?limit=200`, {
+        headers: stack.env.auth,
+      });
+      const body = (await r.json()) as { items: Array<{ email: string; role: string }> };
+      return body.items.find((u) => u.email === email)?.role;
+    };
+    await visit(page, '/users', 'Users and tokens');
+    const select = page.getByRole('combobox', { name: `Role of ${viewer.email}`, exact: true });
+    const save = page.getByRole('button', { name: `Save role of ${viewer.email}`, exact: true });
+    expect(await save.isDisabled()).toBe(true);
+
+    // Picking a role changes nothing yet.
+    await select.selectOption('operator');
+    await page.getByText('not saved', { exact: true }).waitFor();
+    expect(await save.isDisabled()).toBe(false);
+    await sleep(500);
+    expect(await roleOf(viewer.email)).toBe('viewer');
+
+    // Save sends it, and the page confirms.
+    await save.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved: ${viewer.email} is now operator (was viewer).` })
+      .waitFor();
+    expect(await roleOf(viewer.email)).toBe('operator');
+    await expect.poll(() => save.isDisabled()).toBe(true);
+    expect(await page.getByText('not saved', { exact: true }).count()).toBe(0);
+    await shot(page, '16-users-role-saved');
+
+    // Back to viewer, the same way.
+    await select.selectOption('viewer');
+    await save.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved: ${viewer.email} is now viewer (was operator).` })
+      .waitFor();
+    expect(await roleOf(viewer.email)).toBe('viewer');
+    expect(admin.takeErrors()).toEqual([]);
   }, 60_000);
 });

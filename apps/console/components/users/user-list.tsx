@@ -4,23 +4,24 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { formText } from '../../lib/client/form-text';
 import { apiSend, type ApiFailure } from '../../lib/client/api';
 import { useApi } from '../../lib/client/use-api';
-import { ROLES, type Role } from '../../lib/roles';
+import { ROLES } from '../../lib/roles';
 import type { Page, UserItem } from '../../lib/types/admin';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
+import { UserRoleForm } from './user-role-form';
 
-/** Accounts (admin): create, change role, disable. */
+/** Accounts (admin): create, change role (picked, then saved), disable. */
 export function UserList(): ReactNode {
   const users = useApi<Page<UserItem>>('/users?limit=200');
-  const [error, setError] = useState<ApiFailure | null>(null);
+  const [error, setError] = useState<{ title: string; failure: ApiFailure } | null>(null);
   const [note, setNote] = useState<string | null>(null);
 
   const change = async (id: string, patch: Partial<UserItem>, what: string): Promise<void> => {
     setError(null);
     setNote(null);
     const r = await apiSend('PATCH', `/users/${id}`, patch);
-    if (!r.ok) return setError(r);
+    if (!r.ok) return setError({ title: 'The change was not made', failure: r });
     setNote(what);
     users.refresh();
   };
@@ -36,7 +37,7 @@ export function UserList(): ReactNode {
       password: formText(f, 'password'),
       role: formText(f, 'role'),
     });
-    if (!r.ok) return setError(r);
+    if (!r.ok) return setError({ title: 'The user was not created', failure: r });
     setNote(`Created ${formText(f, 'email')}.`);
     form.reset();
     users.refresh();
@@ -63,24 +64,18 @@ export function UserList(): ReactNode {
                 <td>{u.email}</td>
                 <td>{u.name || '—'}</td>
                 <td>
-                  <label className="visually-hidden" htmlFor={`role-${u.id}`}>
-                    Role of {u.email}
-                  </label>
-                  <select
-                    id={`role-${u.id}`}
-                    value={u.role}
-                    onChange={(e) =>
-                      void change(
-                        u.id,
-                        { role: e.target.value as Role },
-                        `${u.email} is now ${e.target.value}.`,
-                      )
-                    }
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r}>{r}</option>
-                    ))}
-                  </select>
+                  <UserRoleForm
+                    user={u}
+                    onSaved={(message) => {
+                      setError(null);
+                      setNote(message);
+                      users.refresh();
+                    }}
+                    onFailed={(title, failure) => {
+                      setNote(null);
+                      setError({ title, failure });
+                    }}
+                  />
                 </td>
                 <td>
                   <button
@@ -107,7 +102,7 @@ export function UserList(): ReactNode {
           {note}
         </p>
       )}
-      {error && <ErrorBox title="The change was not made" error={error} />}
+      {error && <ErrorBox title={error.title} error={error.failure} />}
       <form className="form form--row" onSubmit={(e) => void create(e)} aria-label="New user">
         <label className="field">
           <span>Email</span>

@@ -91,14 +91,27 @@ export async function callCoordinator(
   return { status: res.status, body, setCookies: res.headers.getSetCookie() };
 }
 
-/** The value of the coordinator's session cookie in a login answer, or null. */
-export function sessionFromSetCookies(setCookies: string[]): string | null {
+/** The coordinator's session as its login answer sets it: the id and how long it lasts. */
+export interface CoordinatorSession {
+  id: string;
+  /** The cookie's Max-Age (the coordinator's SESSION_TTL_MS, in seconds), null when absent. */
+  maxAgeS: number | null;
+}
+
+/** The coordinator's session cookie in a login answer (value and Max-Age), or null. */
+export function sessionFromSetCookies(setCookies: string[]): CoordinatorSession | null {
   for (const c of setCookies) {
-    const first = c.split(';')[0] ?? '';
+    const [first = '', ...attributes] = c.split(';');
     const eq = first.indexOf('=');
     if (eq > 0 && first.slice(0, eq).trim() === COORDINATOR_COOKIE) {
       const value = first.slice(eq + 1).trim();
-      return value === '' ? null : value;
+      if (value === '') return null;
+      let maxAgeS: number | null = null;
+      for (const a of attributes) {
+        const [name = '', v = ''] = a.split('=').map((x) => x.trim());
+        if (name.toLowerCase() === 'max-age' && /^\d+$/.test(v)) maxAgeS = Number(v);
+      }
+      return { id: value, maxAgeS };
     }
   }
   return null;

@@ -6,21 +6,33 @@ import { isRole, type SessionUser } from '../roles';
 import { callCoordinator } from './coordinator';
 
 export const SESSION_COOKIE = 'console_session';
-/** The coordinator's own session lasts 12 h by default; the cookie never outlives it by much. */
-const COOKIE_MAX_AGE_S = 12 * 3600;
+/** The coordinator's default SESSION_TTL_MS (12 h), for when nothing better is known. */
+const DEFAULT_SESSION_TTL_S = 12 * 3600;
+
+/**
+ * How long the console's cookie lasts: as long as the coordinator's session. The coordinator
+ * says so in its login answer (its cookie's Max-Age is SESSION_TTL_MS); without it, the
+ * console's own SESSION_TTL_MS (when it shares the coordinator's environment), else 12 h.
+ */
+export function sessionMaxAgeS(coordinatorMaxAgeS: number | null): number {
+  if (coordinatorMaxAgeS !== null && coordinatorMaxAgeS > 0) return coordinatorMaxAgeS;
+  const ttlMs = Number(process.env.SESSION_TTL_MS);
+  return Number.isFinite(ttlMs) && ttlMs >= 1000 ? Math.floor(ttlMs / 1000) : DEFAULT_SESSION_TTL_S;
+}
 
 export async function readSession(): Promise<string | null> {
   const jar = await cookies();
   return jar.get(SESSION_COOKIE)?.value ?? null;
 }
 
-export function sessionCookieOptions(secure: boolean) {
+/** The cookie's attributes; `maxAgeS` from {@link sessionMaxAgeS} (0 clears it). */
+export function sessionCookieOptions(secure: boolean, maxAgeS: number) {
   return {
     httpOnly: true,
     sameSite: 'lax' as const,
     path: '/',
     secure,
-    maxAge: COOKIE_MAX_AGE_S,
+    maxAge: maxAgeS,
   };
 }
 

@@ -2,11 +2,19 @@ import type { AnalyticsStore } from '@crawler/shared/analytics';
 import { SERIES_WINDOWS, statsSeriesInput, type StatsSeries } from './stats-series.types';
 
 /*
- * One scan of the window for the buckets (error codes summed per bucket with sumMap), one for
- * near duplicates.
- * `fetches` is ordered by (host, fetched_at, url_fp) and partitioned by day, so a time filter
- * prunes partitions and granules by the min/max index of fetched_at. FINAL collapses replayed
- * rows (at-least-once ingest); duplicates never span partitions, so it merges within each.
+ * Two sources, the same answer:
+ * - windows whose buckets are whole minutes (1 h, 6 h, 24 h) read the per-minute rollups of
+ *   migration 008: `fetches_per_minute` (one row per minute and error code instead of every
+ *   fetch: sums, t-digest states merged per bucket, error codes from the rows' key) and
+ *   `fetch_simhashes_per_minute` (near duplicates: narrow, time-sorted, SimHash as 64 bits);
+ * - the 15 m window (15 s buckets) scans `fetches` FINAL: one scan of the window for the buckets
+ *   (error codes summed per bucket with sumMap), one for near duplicates. `fetches` is ordered
+ *   by (host, fetched_at, url_fp) and partitioned by day, so a time filter prunes partitions
+ *   and granules by the min/max index of fetched_at. FINAL collapses rows replayed by the
+ *   at-least-once ingest; duplicates never span partitions, so it merges within each.
+ * The rollups are fed by materialized views, which see every insert: a batch replayed after a
+ * coordinator crash is counted twice there (see the migration), while `fetches` FINAL counts it
+ * once. Near duplicates were already read without FINAL, so they agree on both paths.
  * Measured with 1M rows in the last 24 h (embedded chdb): see docs/ARCHITECTURE.md.
  */
 const WINDOW = `fetched_at >= fromUnixTimestamp64Milli({from:Int64}) AND error_code != 'robots_denied'`;
@@ -35,6 +43,33 @@ WHERE ${WINDOW} AND simhash != '' AND duplicate_of = '' AND simhash IN (
   GROUP BY simhash HAVING min(content_hash) != max(content_hash))
 GROUP BY t`;
 
+// The same two queries over the per-minute rollups. The window starts on a bucket boundary,
+// a whole minute, so `minute >= from` selects exactly the fetches `fetched_at >= from` does.
+const MINUTES = `minute >= toDateTime({from_s:UInt32}, 'UTC')`;
+
+const ROLLUP_BUCKETS_SQL = `
+SELECT toUnixTimestamp(toStartOfInterval(m.minute, INTERVAL {b:UInt32} SECOND)) * 1000 AS t,
+       sum(m.pages) AS pages, sum(m.bytes) AS bytes,
+       sum(m.s2xx) AS s2xx, sum(m.s3xx) AS s3xx, sum(m.s4xx) AS s4xx, sum(m.s5xx) AS s5xx,
+       sum(m.errors) AS errors,
+       quantilesTDigestMerge(0.5, 0.95, 0.99)(m.fetch_ms_q) AS q,
+       sum(m.duplicates) AS duplicates,
+       sumMapIf([m.error_code], [toUInt64(m.pages)], m.error_code != '') AS codes
+FROM fetches_per_minute AS m WHERE ${MINUTES}
+GROUP BY t ORDER BY t`;
+
+const ROLLUP_NEAR_SQL = `
+SELECT toUnixTimestamp(toStartOfInterval(minute, INTERVAL {b:UInt32} SECOND)) * 1000 AS t,
+       sum(originals) AS n
+FROM fetch_simhashes_per_minute
+WHERE ${MINUTES} AND simhash_bits IN (
+  SELECT simhash_bits FROM fetch_simhashes_per_minute WHERE ${MINUTES}
+  GROUP BY simhash_bits HAVING min(min_body) != max(max_body))
+GROUP BY t`;
+
+/** Where the series is read from: `auto` takes the rollups whenever the buckets allow. */
+export type SeriesSource = 'auto' | 'fetches' | 'rollup';
+
 type Num = number | string;
 
 const MAX_ERROR_CODES = 20;
@@ -58,15 +93,26 @@ export async function statsSeries(
   deps: { analytics: AnalyticsStore },
   raw: unknown,
   now = Date.now(),
+  source: SeriesSource = 'auto',
 ): Promise<StatsSeries> {
   const { window } = statsSeriesInput.parse(raw);
   const [windowS, bucketS] = SERIES_WINDOWS[window];
   const firstBucket = Math.floor((now - windowS * 1000) / (bucketS * 1000)) * bucketS * 1000;
-  const params = { from: firstBucket, b: bucketS };
+  const wholeMinutes = bucketS % 60 === 0;
+  if (source === 'rollup' && !wholeMinutes)
+    throw new Error(`the ${window} window's ${bucketS} s buckets are not whole minutes`);
+  const rollup = source === 'rollup' || (source === 'auto' && wholeMinutes);
+  const params = { from: firstBucket, from_s: firstBucket / 1000, b: bucketS };
   // One after the other: the embedded engine runs queries in one process, and two at once
   // were slower than both in turn (measured, bench-stats-series.ts).
-  const rows = await deps.analytics.queryJson<BucketRaw>(BUCKETS_SQL, params);
-  const near = await deps.analytics.queryJson<{ t: Num; n: Num }>(NEAR_SQL, params);
+  const rows = await deps.analytics.queryJson<BucketRaw>(
+    rollup ? ROLLUP_BUCKETS_SQL : BUCKETS_SQL,
+    params,
+  );
+  const near = await deps.analytics.queryJson<{ t: Num; n: Num }>(
+    rollup ? ROLLUP_NEAR_SQL : NEAR_SQL,
+    params,
+  );
   const codes = new Map<string, number>();
   for (const r of rows)
     r.codes[0].forEach((c, i) => codes.set(c, (codes.get(c) ?? 0) + Number(r.codes[1][i])));

@@ -66,6 +66,7 @@ describe('migrations', () => {
       'captures',
       'pages',
       'fetches_by_time',
+      'fetches_per_minute',
     ]);
     await s.migrate();
     expect(await ledger()).toEqual(first);
@@ -75,9 +76,13 @@ describe('migrations', () => {
     expect(tables).toEqual([
       { name: 'captures', engine: 'ReplacingMergeTree' },
       { name: 'captures_mv', engine: 'MaterializedView' },
+      { name: 'fetch_simhashes_per_minute', engine: 'AggregatingMergeTree' },
+      { name: 'fetch_simhashes_per_minute_mv', engine: 'MaterializedView' },
       { name: 'fetches', engine: 'ReplacingMergeTree' },
       { name: 'fetches_by_time', engine: 'ReplacingMergeTree' },
       { name: 'fetches_by_time_mv', engine: 'MaterializedView' },
+      { name: 'fetches_per_minute', engine: 'AggregatingMergeTree' },
+      { name: 'fetches_per_minute_mv', engine: 'MaterializedView' },
       { name: 'pages', engine: 'ReplacingMergeTree' },
       { name: 'schema_migrations', engine: 'ReplacingMergeTree' },
       { name: 'urls', engine: 'ReplacingMergeTree' },
@@ -97,6 +102,7 @@ describe('migrations', () => {
         '005_captures',
         '006_pages',
         '007_fetches_by_time',
+        '008_fetches_per_minute',
       ]);
       expect(await applyMigrations(db, migrations)).toEqual([]);
       const edited = migrations.map((m) => (m.version === 2 ? { ...m, checksum: 'edited' } : m));

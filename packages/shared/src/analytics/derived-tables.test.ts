@@ -68,6 +68,15 @@ async function counts(s: { queryJson<T>(sql: string): Promise<T[]> }) {
   return Object.fromEntries(Object.entries(row ?? {}).map(([k, v]) => [k, Number(v)]));
 }
 
+/** Attempts in the per-minute rollups (migration 008), summed over all minutes. */
+async function rollupSums(s: { queryJson<T>(sql: string): Promise<T[]> }) {
+  const [row] = await s.queryJson<Record<string, string>>(`SELECT
+    (SELECT sum(pages) FROM fetches_per_minute) AS pages,
+    (SELECT sum(originals) FROM fetch_simhashes_per_minute) AS originals,
+    (SELECT count() FROM (SELECT minute FROM fetches_per_minute GROUP BY minute)) AS minutes`);
+  return Object.fromEntries(Object.entries(row ?? {}).map(([k, v]) => [k, Number(v)]));
+}
+
 describe('urls, captures and fetches_by_time (fed from fetches)', () => {
   it('keep the newest state per URL, count changes, index only archived fetches; replays change nothing', async () => {
     store = await openAnalytics({ path: dir, database: 'crawler_test' });
@@ -137,19 +146,34 @@ describe('migrations', () => {
       );
       const rows = history(200, 3);
       await db.insertJsonCompact('fetches', FETCH_COLUMNS, await encodeFetchRows(rows));
+      // A batch replayed before the rollups existed: their backfill reads `fetches` FINAL.
+      await db.insertJsonCompact(
+        'fetches',
+        FETCH_COLUMNS,
+        await encodeFetchRows(rows.slice(0, 100)),
+      );
       expect(await applyMigrations(db, all)).toEqual([
         '004_urls',
         '005_captures',
         '006_pages',
         '007_fetches_by_time',
+        '008_fetches_per_minute',
       ]);
       const q = { queryJson: <T>(sql: string) => db.queryRows<T>(sql, {}) };
       const expected = { urls: 200, captures: 400, fetches: 600, by_time: 600 };
       expect(await counts(q)).toEqual(expected);
+      // history() spans three hours, one minute each (fetched_at = T0 + k h + i ms).
+      const rolled = await rollupSums(q);
+      expect([rolled.pages, rolled.minutes]).toEqual([600, 3]);
+      // Near-duplicate counts are read without FINAL on both paths (replays not collapsed).
+      expect(rolled.originals).toBeGreaterThanOrEqual(600);
+      expect(rolled.originals).toBeLessThanOrEqual(700);
 
-      // Idempotent DDL and keyed backfills: running every statement again does no harm.
+      // Idempotent DDL and keyed backfills: running every statement again does no harm (the
+      // rollups' backfill only fills minutes they do not have yet).
       for (const m of all) for (const statement of m.statements) await db.exec(statement);
       expect(await counts(q)).toEqual(expected);
+      expect(await rollupSums(q)).toEqual(rolled);
       // And the views still feed the tables (once each).
       await db.insertJsonCompact(
         'fetches',
@@ -157,6 +181,11 @@ describe('migrations', () => {
         await encodeFetchRows([fetchOf(999, 0)]),
       );
       expect(await counts(q)).toEqual({ urls: 201, captures: 401, fetches: 601, by_time: 601 });
+      expect(await rollupSums(q)).toEqual({
+        pages: 601,
+        originals: rolled.originals! + 1,
+        minutes: 3,
+      });
     });
   });
 });

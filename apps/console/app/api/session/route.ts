@@ -8,6 +8,7 @@ import {
   cookieSecure,
   readSession,
   sessionCookieOptions,
+  sessionMaxAgeS,
 } from '../../../lib/server/session';
 
 export const dynamic = 'force-dynamic';
@@ -39,7 +40,12 @@ export async function POST(request: Request): Promise<Response> {
       headers: NO_STORE,
     });
   const res = NextResponse.json(reply.body, { headers: NO_STORE });
-  res.cookies.set(SESSION_COOKIE, session, sessionCookieOptions(cookieSecure()));
+  // The cookie lasts as long as the coordinator's session (SESSION_TTL_MS), no longer.
+  res.cookies.set(
+    SESSION_COOKIE,
+    session.id,
+    sessionCookieOptions(cookieSecure(), sessionMaxAgeS(session.maxAgeS)),
+  );
   return res;
 }
 
@@ -48,6 +54,6 @@ export async function DELETE(request: Request): Promise<Response> {
   const session = await readSession();
   if (session) await callCoordinator('/v1/auth/logout', { method: 'POST', session });
   const res = NextResponse.json({ ok: true }, { headers: NO_STORE });
-  res.cookies.set(SESSION_COOKIE, '', { ...sessionCookieOptions(cookieSecure()), maxAge: 0 });
+  res.cookies.set(SESSION_COOKIE, '', sessionCookieOptions(cookieSecure(), 0));
   return res;
 }
