@@ -185,6 +185,18 @@ describe('console in Chromium', () => {
     expect(admin.takeErrors()).toEqual([]);
   }, 30_000);
 
+  it('sets a host’s daily budget and connections, and the frontier holds them', async () => {
+    const { page } = admin;
+    await page.getByLabel(/^Daily page budget/).fill('123');
+    await page.getByLabel(/^Connections at once/).fill('2');
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await page.getByText('Daily budget set to 123 pages.').waitFor();
+    await page.getByText(/Daily page budget .*now 123\)/).waitFor();
+    const fields = (await stack.coordinator.services.frontier.hostState(host)).fields;
+    expect(fields).toMatchObject({ daily_budget: '123', max_conn: '2' });
+    expect(admin.takeErrors()).toEqual([]);
+  }, 30_000);
+
   it('opens a URL’s capture and shows its raw response (or says the route is missing)', async () => {
     const { page } = admin;
     await visit(page, `/urls?url=${encodeURIComponent(seed)}`, 'URL inspector');
