@@ -1,8 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { EnqueueUrl, Frontier } from '@crawler/frontier';
 import type { FetchRow } from '@crawler/shared/analytics';
 import type { RedisClient } from '@crawler/shared/redis';
-import { nextInterval, type IntervalBounds } from './change-model';
+import type { IntervalBounds } from './change-model';
+
+const OBSERVE_COMMAND = 'recrawl_observe';
+const OBSERVE_LUA = readFileSync(new URL('./observeRecrawl-2.lua', import.meta.url), 'utf8');
+/**
+ * Rows per script call: a script blocks Redis while it runs (a few µs a row), so a big batch
+ * into few shards is cut in slices that keep each call to a few milliseconds.
+ */
+const OPS_PER_CALL = 500;
 
 /** What the last capture of a URL left for its next visit (stored as compact JSON). */
 const metaSchema = z.object({
@@ -39,58 +48,74 @@ export interface RecrawlState {
  * Memory: about 300 bytes per scheduled URL (the hash entry dominates).
  */
 export class RecrawlStore {
+  /** observeRecrawl-2.lua on this client (EVALSHA, loaded again on NOSCRIPT). */
+  private readonly script: (...args: string[]) => Promise<unknown>;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly frontier: Frontier,
     private readonly bounds: IntervalBounds,
-  ) {}
+  ) {
+    redis.defineCommand(OBSERVE_COMMAND, { numberOfKeys: 2, lua: OBSERVE_LUA });
+    const fn = (redis as unknown as Record<string, (...a: string[]) => Promise<unknown>>)[
+      OBSERVE_COMMAND
+    ];
+    if (!fn) throw new Error(`script ${OBSERVE_COMMAND} was not defined`);
+    this.script = (...args) => fn.apply(redis, args);
+  }
 
   /**
    * Updates the schedule from fetch rows: a capture (200 with a record, or a 304) sets the next
    * interval by the change model; a 404/410 drops the URL; other answers leave it as it was
    * (errors are retried by the frontier, redirects are scheduled at their target).
+   *
+   * One script call per shard (observeRecrawl-2.lua, up to {@link OPS_PER_CALL} rows a call),
+   * the shards at once: each call reads and writes its rows atomically, in row order, so a row
+   * sees what the rows before it wrote, and two batches stored at once cannot lose each other's
+   * updates of a URL.
    */
   async observe(rows: readonly FetchRow[]): Promise<number> {
-    let scheduled = 0;
-    await Promise.all(
-      rows.map(async (row) => {
-        const shard = this.frontier.shardOf(row.host);
-        const dueKey = this.frontier.keys.recrawlDue(shard);
-        const metaKey = this.frontier.keys.recrawlMeta(shard);
-        if (row.status === 404 || row.status === 410) {
-          await Promise.all([
-            this.redis.zrem(dueKey, row.url_fp),
-            this.redis.hdel(metaKey, row.url_fp),
-          ]);
-          return;
-        }
+    const perShard = new Map<number, ObserveOp[]>();
+    for (const row of rows) {
+      let op: ObserveOp;
+      if (row.status === 404 || row.status === 410) op = ['d', row.url_fp];
+      else {
         const captured = (row.status === 200 && row.record_type) || row.status === 304;
-        if (!captured || row.url.endsWith('/robots.txt')) return;
-        const old = decodeMeta(await this.redis.hget(metaKey, row.url_fp));
-        const change = row.status === 304 ? 'unchanged' : row.change || 'new';
-        const intervalMs = nextInterval(old?.i, change, this.bounds);
-        // An unchanged page keeps referring to its last full capture; a new body replaces it.
-        const full = change === 'unchanged' && old?.r ? old : null;
-        const meta: UrlMeta = {
-          u: row.url,
-          h: row.host,
-          d: row.depth,
-          i: intervalMs,
-          ...optional('e', row.etag || old?.e),
-          ...optional('m', row.last_modified || old?.m),
-          ...optional('r', full ? full.r : row.record_id),
-          ...optional('t', full ? full.t : row.fetched_at.getTime()),
-          ...optional('p', full ? full.p : row.payload_digest),
-          ...optional('s', row.content_hash || old?.s),
-        };
-        await Promise.all([
-          this.redis.hset(metaKey, row.url_fp, JSON.stringify(meta)),
-          this.redis.zadd(dueKey, row.fetched_at.getTime() + intervalMs, row.url_fp),
-        ]);
-        scheduled++;
+        if (!captured || row.url.endsWith('/robots.txt')) continue;
+        op = [
+          'c',
+          row.url_fp,
+          row.status === 304 ? 'unchanged' : row.change || 'new',
+          row.fetched_at.getTime(),
+          row.url,
+          row.host,
+          row.depth,
+          row.etag ?? '',
+          row.last_modified ?? '',
+          row.record_id ?? '',
+          row.payload_digest ?? '',
+          row.content_hash,
+        ];
+      }
+      const shard = this.frontier.shardOf(row.host);
+      const ops = perShard.get(shard);
+      if (ops) ops.push(op);
+      else perShard.set(shard, [op]);
+    }
+    const bounds = [this.bounds.minMs, this.bounds.maxMs, this.bounds.initialMs].map(String);
+    const counts = await Promise.all(
+      [...perShard].map(async ([shard, ops]) => {
+        const keys = [this.frontier.keys.recrawlDue(shard), this.frontier.keys.recrawlMeta(shard)];
+        let scheduled = 0;
+        // In order within the shard: a later call may depend on what an earlier one wrote.
+        for (let from = 0; from < ops.length; from += OPS_PER_CALL)
+          scheduled += Number(
+            await this.script(...keys, ...bounds, opsJson(ops.slice(from, from + OPS_PER_CALL))),
+          );
+        return scheduled;
       }),
     );
-    return scheduled;
+    return counts.reduce((a, n) => a + n, 0);
   }
 
   /**
@@ -168,6 +193,34 @@ export class RecrawlStore {
       pastDue: per.reduce((a, p) => a + p.due, 0),
     };
   }
+}
+
+/** One row for observeRecrawl-2.lua: a drop, or a capture (see the script for the fields). */
+type ObserveOp =
+  | ['d', string]
+  | ['c', string, string, number, string, string, number, string, string, string, string, string];
+
+/**
+ * The operations as the script's JSON argument. JSON.stringify writes a lone UTF-16 surrogate as
+ * a `\ud800` escape, which Lua's cjson refuses (the whole batch would fail, again and again):
+ * such strings are sent as Redis would store them had they gone as arguments of their own, the
+ * surrogate replaced by U+FFFD. The check can match a harmless `\\ud8…` too; that only costs the
+ * slower path.
+ */
+function opsJson(ops: ObserveOp[]): string {
+  const json = JSON.stringify(ops);
+  if (!/\\u[dD][89a-fA-F]/.test(json)) return json;
+  return JSON.stringify(
+    ops.map((op) => op.map((v) => (typeof v === 'string' ? wellFormed(v) : v))),
+  );
+}
+
+/** `s` with each lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, ES2024). */
+function wellFormed(s: string): string {
+  return s.replace(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '\ufffd',
+  );
 }
 
 function decodeMeta(raw: string | null): UrlMeta | null {

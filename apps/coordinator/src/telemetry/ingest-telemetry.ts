@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import {
   AnalyticsError,
+  compileFastCheck,
   fetchRowSchema,
   type AnalyticsStore,
   type FetchRow,
@@ -19,6 +21,13 @@ const GROUP = 'ingest';
  */
 const ENTRIES_PER_BATCH = 100;
 const LINGER_MS = 1000;
+/**
+ * telemetryRowSchema as plain checks: the same answer as zod for about a tenth of the CPU (zod
+ * was the ingest's largest JavaScript cost); rows it refuses go through zod, for the error.
+ */
+const isTelemetryRow = compileFastCheck(telemetryRowSchema);
+/** A telemetry row as it may come (fields with a default may be absent). */
+type TelemetryInput = z.input<typeof telemetryRowSchema>;
 
 /**
  * Drains the agents' telemetry stream into ClickHouse in batches, at least once: entries are
@@ -95,9 +104,12 @@ export class TelemetryIngest {
     for (const { id, fields } of entries) {
       const at = fields.indexOf('rows');
       for (const candidate of safeJsonArray(at >= 0 ? (fields[at + 1] ?? '[]') : '[]')) {
+        if (isTelemetryRow?.(candidate)) {
+          rows.push(toFetchRow(candidate as TelemetryInput));
+          continue;
+        }
         const parsed = telemetryRowSchema.safeParse(candidate);
-        if (parsed.success)
-          rows.push({ ...parsed.data, fetched_at: new Date(parsed.data.fetched_at) });
+        if (parsed.success) rows.push(toFetchRow(parsed.data));
         else {
           this.rejected++;
           this.log.warn({ id, issues: parsed.error.issues.slice(0, 3) }, 'telemetry row rejected');
@@ -134,6 +146,39 @@ export class TelemetryIngest {
       return good.length;
     }
   }
+}
+
+/**
+ * A valid telemetry row (zod's output, or a row that passed the compiled check, whose defaulted
+ * fields may be absent) as a fetch row: its own fields only, defaults filled as the schema's.
+ */
+export function toFetchRow(r: TelemetryInput): FetchRow {
+  return {
+    url_fp: r.url_fp,
+    url: r.url,
+    host: r.host,
+    fetched_at: new Date(r.fetched_at),
+    status: r.status,
+    error_code: r.error_code,
+    bytes: r.bytes,
+    fetch_ms: r.fetch_ms,
+    content_type: r.content_type,
+    content_hash: r.content_hash,
+    depth: r.depth,
+    agent_id: r.agent_id,
+    warc_key: r.warc_key,
+    warc_offset: r.warc_offset,
+    warc_length: r.warc_length,
+    redirect_to: r.redirect_to,
+    record_type: r.record_type ?? '',
+    record_id: r.record_id ?? '',
+    payload_digest: r.payload_digest ?? '',
+    etag: r.etag ?? '',
+    last_modified: r.last_modified ?? '',
+    change: r.change ?? '',
+    duplicate_of: r.duplicate_of ?? '',
+    simhash: r.simhash ?? '',
+  };
 }
 
 function safeJsonArray(raw: string): unknown[] {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { encodeRows } from './encode-rows';
+import { compileFastCheck } from './fast-check';
 
 const UINT16 = 0xffff;
 const UINT32 = 0xffff_ffff;
@@ -80,6 +81,9 @@ export const fetchRowSchema = z.object({
     .default(''),
 }) satisfies z.ZodType<FetchRow>;
 
+/** fetchRowSchema as plain checks: a row it passes is encoded as it is (fetchLine fills defaults). */
+const isFetchRow = compileFastCheck(fetchRowSchema);
+
 /** Columns of `fetches` in the order {@link encodeFetchRows} writes them. */
 export const FETCH_COLUMNS = [
   'url_fp',
@@ -153,5 +157,5 @@ export async function encodeFetchRows(
   rows: readonly FetchRow[],
   opts: { validated?: boolean } = {},
 ): Promise<Buffer> {
-  return encodeRows('fetches', fetchRowSchema, rows, fetchLine, !opts.validated);
+  return encodeRows('fetches', fetchRowSchema, rows, fetchLine, !opts.validated, isFetchRow);
 }

@@ -10,4 +10,5 @@ export { pageRowSchema, type PageRow } from './page-row';
 export type { UrlState } from './url-state';
 export type { CaptureRow } from './capture-row';
 export type { FetchStats } from './fetch-stats';
+export { compileFastCheck } from './fast-check';
 export { AnalyticsError, type AnalyticsErrorCode } from './analytics-errors';
