@@ -8,6 +8,7 @@ import {
 import { FeedConsumer, type FeedBatch } from '@crawler/shared/feed';
 import type { Logger } from '@crawler/shared/log';
 import type { RedisClient } from '@crawler/shared/redis';
+import { BatchIngest } from '../ingest/batch-ingest';
 import { IngestLoop } from '../ingest/ingest-loop';
 import { pageRowOf } from './page-row-of';
 
@@ -36,11 +37,9 @@ export interface PagesIngestOptions {
  * counted, logged and acknowledged: they never block the stream. Unlike telemetry, entries are
  * not deleted: other groups read the same feed, and MAXLEN bounds it.
  */
-export class PagesIngest {
-  ingested = 0;
-  rejected = 0;
+export class PagesIngest extends BatchIngest<FeedBatch> {
   private readonly consumer: FeedConsumer;
-  private readonly loop: IngestLoop<FeedBatch>;
+  protected readonly loop: IngestLoop<FeedBatch>;
 
   constructor(
     /** A connection of its own: reads BLOCK it. */
@@ -52,6 +51,7 @@ export class PagesIngest {
     private readonly onStored: (pages: ParsedPageMessage[]) => Promise<void> = async () =>
       undefined,
   ) {
+    super();
     this.consumer = new FeedConsumer(redis, {
       prefix: opts.prefix,
       partitions: opts.partitions,
@@ -77,24 +77,6 @@ export class PagesIngest {
       (batch) => this.store(batch),
       log,
     );
-  }
-
-  start(): Promise<void> {
-    return this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** Waits until every page published so far is ingested (or rejected) and acknowledged. */
-  settle(timeoutMs = 30_000): Promise<void> {
-    return this.loop.settle(timeoutMs);
-  }
-
-  /** Reads and ingests until nothing is left (when the background loop is stopped). */
-  drain(): Promise<number> {
-    return this.loop.drain();
   }
 
   private async store(batch: FeedBatch): Promise<void> {

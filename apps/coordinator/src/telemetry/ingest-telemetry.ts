@@ -10,6 +10,7 @@ import { telemetryRowSchema, telemetryStreamKey } from '@crawler/shared/messages
 import type { RedisClient } from '@crawler/shared/redis';
 import type { Logger } from '@crawler/shared/log';
 import { StreamGroupReader, type StreamEntry } from '@crawler/shared/streams';
+import { BatchIngest } from '../ingest/batch-ingest';
 import { IngestLoop } from '../ingest/ingest-loop';
 
 const GROUP = 'ingest';
@@ -36,12 +37,10 @@ type TelemetryInput = z.input<typeof telemetryRowSchema>;
  * gone are taken over after a minute. Inserts are idempotent by (url_fp, fetched_at), so a
  * replay does no harm. Rows that fail validation are logged and dropped, never block the rest.
  */
-export class TelemetryIngest {
-  ingested = 0;
-  rejected = 0;
+export class TelemetryIngest extends BatchIngest<StreamEntry[]> {
   private readonly key: string;
   private readonly reader: StreamGroupReader;
-  private readonly loop: IngestLoop<StreamEntry[]>;
+  protected readonly loop: IngestLoop<StreamEntry[]>;
 
   constructor(
     /** A connection of its own: XREADGROUP BLOCK would stall a shared one. */
@@ -53,6 +52,7 @@ export class TelemetryIngest {
     /** Runs after each batch is stored, before it is acknowledged (a failure retries the batch). */
     private readonly onStored: (rows: FetchRow[]) => Promise<void> = async () => undefined,
   ) {
+    super();
     this.key = telemetryStreamKey(prefix);
     this.reader = new StreamGroupReader(redis, { streams: [this.key], group: GROUP, consumer });
     this.loop = new IngestLoop(
@@ -79,24 +79,6 @@ export class TelemetryIngest {
       (entries) => this.store(entries),
       log,
     );
-  }
-
-  start(): Promise<void> {
-    return this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** Waits until every entry on the stream is ingested. */
-  settle(timeoutMs = 30_000): Promise<void> {
-    return this.loop.settle(timeoutMs);
-  }
-
-  /** Reads and ingests until the stream has nothing new (when the background loop is stopped). */
-  drain(): Promise<number> {
-    return this.loop.drain();
   }
 
   private async store(entries: StreamEntry[]): Promise<void> {
