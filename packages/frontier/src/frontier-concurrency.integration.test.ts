@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash, randomInt } from 'node:crypto';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
-import { uniquePrefix } from '@crawler/shared/testing';
+import { uniquePrefix, seededRandom } from '@crawler/shared/testing';
 import { Frontier, type FrontierOptions } from './frontier';
 import type { EnqueueUrl, HostLease } from './types';
 
@@ -156,7 +156,7 @@ describe('Frontier under concurrent agents (randomized)', () => {
     };
     const monitorRedis = await connect();
     const monitor = new Frontier(monitorRedis, { prefix, ...OPTS });
-    const rng = mulberry32(SEED);
+    const rng = seededRandom(SEED);
     const run = makeRun();
 
     // Host policies (most hosts get a gap of 20–50 ms), then the initial URLs.
@@ -176,7 +176,7 @@ describe('Frontier under concurrent agents (randomized)', () => {
       agents.push({
         id: `agent-${i}`,
         frontier: new Frontier(await connect(), { prefix, ...OPTS }),
-        rng: mulberry32((SEED ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0),
+        rng: seededRandom((SEED ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0),
       });
     const seeder = new Frontier(await connect(), { prefix, ...OPTS });
 
@@ -190,7 +190,7 @@ describe('Frontier under concurrent agents (randomized)', () => {
         await checkSnapshot(run, monitorRedis, monitor, 'during the run');
       }
     })();
-    await feed(run, seeder, mulberry32((SEED + 0x6d2b79f5) >>> 0));
+    await feed(run, seeder, seededRandom((SEED + 0x6d2b79f5) >>> 0));
     let idle = false;
     while (!idle && Date.now() - t0 < HARD_STOP_MS) {
       idle = await monitor.isIdle(); // stats() also reclaims expired leases
@@ -353,7 +353,7 @@ async function agentLoop(run: Run, a: Agent): Promise<void> {
       await sleep(10 + randInt(a.rng, 15));
       continue;
     }
-    const rngs = leases.map(() => mulberry32(randInt(a.rng, 2 ** 32)));
+    const rngs = leases.map(() => seededRandom(randInt(a.rng, 2 ** 32)));
     await Promise.all(
       leases.map((l, i) => workLease(run, a, l, requestedAt, receivedAt, rngs[i]!)),
     );
@@ -787,18 +787,6 @@ function sleep(ms: number): Promise<void> {
 /** An integer in [0, n). */
 function randInt(rng: () => number, n: number): number {
   return Math.floor(rng() * n);
-}
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function parseSeed(raw: string | undefined): number {

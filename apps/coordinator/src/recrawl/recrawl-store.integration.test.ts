@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier } from '@crawler/frontier';
 import type { FetchRow } from '@crawler/shared/analytics';
 import type { RedisClient } from '@crawler/shared/redis';
-import { deleteKeysWithPrefix, testRedisBackends, uniquePrefix } from '@crawler/shared/testing';
+import {
+  deleteKeysWithPrefix,
+  testRedisBackends,
+  uniquePrefix,
+  seededRandom,
+} from '@crawler/shared/testing';
 import { nextInterval, type IntervalBounds } from './change-model';
 import { RecrawlStore } from './recrawl-store';
 
@@ -54,18 +59,6 @@ class Reference {
     }
     return scheduled;
   }
-}
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function randomRows(rand: () => number, count: number, start: number): FetchRow[] {
@@ -140,7 +133,7 @@ for (const backend of testRedisBackends()) {
     it('schedules exactly as the change model applied row by row', async () => {
       const { frontier, store } = open(3);
       const ref = new Reference();
-      const rand = random(7);
+      const rand = seededRandom(7);
       let t = 1_796_000_000_000;
       for (let batch = 0; batch < 12; batch++) {
         const rows = randomRows(rand, batch === 5 ? 2500 : 150, t); // one batch over a call's size
@@ -159,7 +152,7 @@ for (const backend of testRedisBackends()) {
     it('reads the state back and takes due URLs with their validators', async () => {
       const { frontier, store } = open(2);
       const at = new Date(1_796_000_000_000);
-      const row = randomRows(random(1), 1, at.getTime())[0]!;
+      const row = randomRows(seededRandom(1), 1, at.getTime())[0]!;
       const capture: FetchRow = {
         ...row,
         url_fp: 'fpx',

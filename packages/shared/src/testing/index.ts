@@ -39,3 +39,4 @@ export { guardScriptSlots, SLOT_GUARD_ERROR, withSlotGuard } from './script-slot
 export function uniquePrefix(label = 't'): string {
   return `test-${label}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
+export { seededRandom } from './seeded-random';
