@@ -119,6 +119,7 @@ describe('console in Chromium', () => {
     await page
       .getByLabel('URLs or sitemaps, one per line')
       .fill([seed, ...otherSeeds, 'not a url', 'ftp://files.example/x'].join('\n'));
+    await page.getByLabel('Seed list (optional)').fill('e2e-list');
     await page.getByRole('button', { name: /^Add \d+ seeds$/ }).click();
     const heading = page.getByRole('heading', { name: /accepted$/ });
     await heading.waitFor();
@@ -127,6 +128,14 @@ describe('console in Chromium', () => {
       `${1 + otherSeeds.length} of ${3 + otherSeeds.length} accepted`,
     );
     await page.getByRole('cell', { name: 'not a url', exact: true }).waitFor();
+    // The list is shown with its size; choosing it shows its seeds.
+    const listRow = page.getByRole('row', {
+      name: new RegExp(`^e2e-list ${1 + otherSeeds.length} `),
+    });
+    await listRow.waitFor();
+    await page.getByRole('button', { name: 'e2e-list', exact: true }).click();
+    await page.getByRole('heading', { name: 'Seeds in e2e-list' }).waitFor();
+    await page.getByRole('cell', { name: seed, exact: true }).waitFor();
     expect(admin.takeErrors()).toEqual([]);
   }, 30_000);
 
@@ -239,7 +248,8 @@ describe('console in Chromium', () => {
     await signIn(v.page, consoleServer.url, viewer.email, viewer.password);
     await expect.poll(() => v.page.getByRole('link', { name: 'Audit' }).count()).toBe(0);
     await visit(v.page, '/seeds', 'Seeds');
-    await v.page.getByText('This page needs the operator role').waitFor();
+    await v.page.getByText('Adding seeds needs the operator role').waitFor();
+    await v.page.getByRole('button', { name: 'e2e-list', exact: true }).waitFor();
     await shot(v.page, '14-viewer-seeds');
     await visit(v.page, `/hosts/${host}`, host);
     expect(await v.page.getByRole('button', { name: /Block host|Unblock host/ }).isDisabled()).toBe(

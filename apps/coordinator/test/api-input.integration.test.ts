@@ -213,6 +213,16 @@ const rejectCases: RejectCase[] = [
     message: /"depth"/,
   },
   {
+    name: 'seeds: a list name with a slash',
+    method: 'POST',
+    path: SEEDS,
+    body: '{"urls": ["http://list.example/"], "list": "a/b"}',
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: /^list: /,
+    fields: ['list'],
+  },
+  {
     name: 'seeds: empty urls array',
     method: 'POST',
     path: SEEDS,
@@ -560,11 +570,47 @@ describe('POST /v1/seeds with a mixed list', () => {
       body: { urls: ['https://valid-only.example/'], priority: 0 },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: 1, added: 1, enqueued: 1, rejected: [] });
+    expect(res.body).toEqual({ valid: 1, added: 1, enqueued: 1, list: null, rejected: [] });
     const row = await db.query<{ priority: number; source: string }>(
       `SELECT priority, source FROM seeds WHERE url = 'https://valid-only.example/'`,
     );
     expect(row.rows).toEqual([{ priority: 0, source: 'api' }]);
+  });
+});
+
+describe('seed lists', () => {
+  it('puts the valid URLs in a named list, listed with its size, and pages its seeds', async () => {
+    const urls = ['http://sl-a.example/', 'http://sl-b.example/', 'http://sl-c.example/'];
+    const res = await call<SeedsReply & { list: string | null }>('POST', SEEDS, {
+      body: { urls, list: 'news sites' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ valid: 3, added: 3, list: 'news sites' });
+    // A seed already stored joins a second list without being added again.
+    const again = await call<SeedsReply>('POST', SEEDS, {
+      body: { urls: [urls[0]], list: 'other-list' },
+    });
+    expect(again.body).toMatchObject({ valid: 1, added: 0 });
+
+    const lists = await call<{ items: { name: string; seeds: number }[] }>('GET', '/v1/seed-lists');
+    expect(lists.status).toBe(200);
+    expect(lists.body.items.map((l) => [l.name, l.seeds])).toEqual([
+      ['news sites', 3],
+      ['other-list', 1],
+    ]);
+    type Page = { items: { url: string; lists: string[] }[]; next_cursor: string | null };
+    const first = await call<Page>('GET', '/v1/seeds?list=news%20sites&limit=2');
+    expect(first.body.items.map((i) => i.url)).toEqual(urls.slice(0, 2));
+    expect(first.body.items[0]!.lists).toEqual(['news sites', 'other-list']);
+    const rest = await call<Page>(
+      'GET',
+      `/v1/seeds?list=news%20sites&limit=2&cursor=${first.body.next_cursor}`,
+    );
+    expect(rest.body.items.map((i) => i.url)).toEqual([urls[2]]);
+    expect(rest.body.next_cursor).toBeNull();
+    const bad = await call<ErrorBody>('GET', '/v1/seeds?cursor=abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^cursor: /);
   });
 });
 
@@ -677,10 +723,10 @@ describe('routing', () => {
   });
 
   it('a wrong method is 405 and names the allowed one', async () => {
-    const seeds = await call('GET', SEEDS);
+    const seeds = await call('DELETE', SEEDS);
     expect(seeds.status).toBe(405);
     expect(seeds.body.error.code).toBe('METHOD_NOT_ALLOWED');
-    expect(seeds.body.error.message).toContain('use POST');
+    expect(seeds.body.error.message).toMatch(/use GET, POST/);
     const host = await call('DELETE', HOST);
     expect(host.status).toBe(405);
     expect(host.body.error.message).toMatch(/use GET, PUT/);
@@ -705,7 +751,13 @@ describe('tRPC', () => {
       body: { urls: ['http://a.example/'] },
     });
     expect(res.status).toBe(200);
-    expect(res.body.result.data).toEqual({ valid: 1, added: 1, enqueued: 1, rejected: [] });
+    expect(res.body.result.data).toEqual({
+      valid: 1,
+      added: 1,
+      enqueued: 1,
+      list: null,
+      rejected: [],
+    });
     const rows = await db.query<{ url: string; source: string }>(
       `SELECT url, source FROM seeds WHERE host = 'a.example'`,
     );

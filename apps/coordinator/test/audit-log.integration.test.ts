@@ -63,6 +63,7 @@ describe('each change writes one entry with its actor, before and after', () => 
       before: null,
       after: {
         priority: 1,
+        list: null,
         valid: 2,
         added: 2,
         rejected: 1,

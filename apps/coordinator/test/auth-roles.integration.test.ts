@@ -51,6 +51,8 @@ const routes: RouteCase[] = [
     need: 'viewer',
   },
   { method: 'GET', path: '/v1/agents', need: 'viewer' },
+  { method: 'GET', path: '/v1/seeds', need: 'viewer' },
+  { method: 'GET', path: '/v1/seed-lists', need: 'viewer' },
   { method: 'GET', path: '/v1/shards', need: 'viewer' },
   { method: 'GET', path: '/v1/settings', need: 'viewer' },
   { method: 'PUT', path: '/v1/settings', body: () => ({ max_depth: 9 }), need: 'admin' },

@@ -41,9 +41,28 @@ afterAll(async () => {
 
 describe('crawler CLI', () => {
   it('adds seeds, sets a pattern policy and reads a host and the stats', async () => {
-    const seeds = await crawler(['seeds', 'add', 'https://cli.example/', 'notaurl']);
+    const seeds = await crawler([
+      'seeds',
+      'add',
+      '--list',
+      'cli-list',
+      'https://cli.example/',
+      'notaurl',
+    ]);
     expect(seeds.code).toBe(1); // one refused
-    expect(JSON.parse(seeds.out)).toMatchObject({ added: 1, rejected: [{ index: 1 }] });
+    expect(JSON.parse(seeds.out)).toMatchObject({
+      added: 1,
+      list: 'cli-list',
+      rejected: [{ index: 1 }],
+    });
+    const listed = await crawler(['seeds', 'list', '--list', 'cli-list'], 'viewer');
+    expect(listed.code, listed.err).toBe(0);
+    expect(JSON.parse(listed.out)).toMatchObject({
+      items: [{ url: 'https://cli.example/', lists: ['cli-list'] }],
+      next_cursor: null,
+    });
+    const lists = await crawler(['seeds', 'lists'], 'viewer');
+    expect(JSON.parse(lists.out)).toMatchObject({ items: [{ name: 'cli-list', seeds: 1 }] });
 
     const set = await crawler([
       'hosts',

@@ -458,6 +458,8 @@ describe('schema.prisma and the SQL migrations agree', () => {
       'audit_log',
       'crawl_settings',
       'host_policies',
+      'seed_list_members',
+      'seed_lists',
       'seeds',
       'sessions',
       'shard_map',

@@ -11,16 +11,17 @@ import { SeedResult } from './seed-result';
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 /** Paste or upload URLs (pages or sitemaps), choose a priority, and see what was accepted. */
-export function SeedForm(): ReactNode {
+export function SeedForm(props: { onAdded?: () => void }): ReactNode {
   const canEdit = useCan('operator');
   const [text, setText] = useState('');
   const [priority, setPriority] = useState(1);
+  const [list, setList] = useState('');
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ result: SeedsResult; sent: number } | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
   const [fileNote, setFileNote] = useState<string | null>(null);
 
-  if (!canEdit) return <NotAllowed need="operator" />;
+  if (!canEdit) return <NotAllowed need="operator" what="Adding seeds" />;
   const urls = parseUrlList(text);
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>): Promise<void> => {
@@ -41,11 +42,16 @@ export function SeedForm(): ReactNode {
     setBusy(true);
     setError(null);
     setResult(null);
-    const r = await apiSend<SeedsResult>('POST', '/seeds', { urls, priority });
+    const r = await apiSend<SeedsResult>('POST', '/seeds', {
+      urls,
+      priority,
+      ...(list.trim() ? { list: list.trim() } : {}),
+    });
     if (r.ok) setResult({ result: r.data, sent: urls.length });
     else if (r.status === 400 && isSeedsResult(r.body))
       setResult({ result: r.body, sent: urls.length });
     else setError(r);
+    if (r.ok || r.status === 400) props.onAdded?.();
     setBusy(false);
   };
 
@@ -80,6 +86,16 @@ export function SeedForm(): ReactNode {
               max={9}
               value={priority}
               onChange={(e) => setPriority(Math.min(9, Math.max(0, Number(e.target.value) || 0)))}
+            />
+          </label>
+          <label className="field field--inline">
+            <span>Seed list (optional)</span>
+            <input
+              name="list"
+              value={list}
+              maxLength={100}
+              placeholder="e.g. news-sites"
+              onChange={(e) => setList(e.target.value)}
             />
           </label>
         </div>

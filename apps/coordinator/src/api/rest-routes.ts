@@ -28,6 +28,13 @@ import { login, logout, me } from '../auth/login';
 import { listDeadLetters, requeueDeadLetters } from '../dead-letters/dead-letters';
 import { setHostPolicy } from '../hosts/host-policy';
 import { addSeeds } from '../seeds/add-seeds';
+import { listSeedLists, listSeeds } from '../seeds/list-seeds';
+import {
+  listSeedListsInput,
+  listSeedListsOutput,
+  listSeedsInput,
+  listSeedsOutput,
+} from '../seeds/list-seeds.types';
 import { getStats } from '../stats/get-stats';
 import { createToken, listTokens, revokeToken } from '../tokens/manage-tokens';
 import { createUser, listUsers, updateUser } from '../users/manage-users';
@@ -96,7 +103,34 @@ export const restRoutes: Route[] = [
             : out,
       };
     },
-    { body: true, summary: 'Adds seed URLs', input: addSeedsInput, output: addSeedsOutput },
+    {
+      body: true,
+      summary: 'Adds seed URLs, optionally to a named seed list',
+      input: addSeedsInput,
+      output: addSeedsOutput,
+    },
+  ),
+  route(
+    'GET',
+    '/v1/seeds',
+    'viewer',
+    async ({ s, query }) => ({ body: await listSeeds(s, query) }),
+    {
+      summary: 'Stored seeds, oldest first, of one seed list or all',
+      query: listSeedsInput,
+      output: listSeedsOutput,
+    },
+  ),
+  route(
+    'GET',
+    '/v1/seed-lists',
+    'viewer',
+    async ({ s, query }) => ({ body: await listSeedLists(s, query) }),
+    {
+      summary: 'Seed lists by name, with their sizes',
+      query: listSeedListsInput,
+      output: listSeedListsOutput,
+    },
   ),
   route(
     'GET',

@@ -116,7 +116,10 @@ export async function handleRest(
     send(res, 405, {
       error: {
         code: 'METHOD_NOT_ALLOWED',
-        message: `${req.method ?? ''} is not allowed on ${path}; use ${matching.map((m) => m.method).join(', ')}`,
+        message: `${req.method ?? ''} is not allowed on ${path}; use ${matching
+          .map((m) => m.method)
+          .sort()
+          .join(', ')}`,
       },
     });
     return true;

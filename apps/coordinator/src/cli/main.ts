@@ -16,7 +16,10 @@ Usage:
                 [--gap-ms MS] [--depth N] [--allow CIDR,...] [--dns-map FILE] [--concurrency N]
       One-shot crawl from the terminal: needs only Redis. Writes WARC files, an embedded
       ClickHouse with one row per fetch, and summary.json under --out (default ./out).
-  crawler seeds add [--file FILE] [--priority N] [URL ...]   add seeds through the API
+  crawler seeds add [--file FILE] [--priority N] [--list NAME] [URL ...]
+                                    add seeds through the API (to a named seed list)
+  crawler seeds list [--list NAME] [--limit N] [--cursor C]  stored seeds, oldest first
+  crawler seeds lists                                        seed lists and their sizes
   crawler stats                                              crawl counters from the API
   crawler hosts get HOST                                     a host's policy and queue
   crawler hosts set HOST [--rate RPS|default] [--block | --unblock | --inherit-block]
@@ -40,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'crawl') return crawl(argv.slice(1));
   if (command === 'seeds' && sub === 'add') return seedsAdd(argv.slice(2));
+  if (command === 'seeds' && sub === 'list') return seedsList(argv.slice(2));
+  if (command === 'seeds' && sub === 'lists') return print(await apiCall('GET', '/v1/seed-lists'));
   if (command === 'stats') return print(await apiCall('GET', '/v1/stats'));
   if (command === 'hosts' && sub === 'get' && argv[2])
     return print(await apiCall('GET', `/v1/hosts/${encodeURIComponent(argv[2])}`));
@@ -122,7 +127,11 @@ async function seedsAdd(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { file: { type: 'string' }, priority: { type: 'string', default: '1' } },
+    options: {
+      file: { type: 'string' },
+      priority: { type: 'string', default: '1' },
+      list: { type: 'string' },
+    },
   });
   const urls = [...positionals];
   if (values.file)
@@ -136,10 +145,20 @@ async function seedsAdd(args: string[]): Promise<number> {
   const out = await apiCall(
     'POST',
     '/v1/seeds',
-    { urls, priority: Number(values.priority) },
+    { urls, priority: Number(values.priority), ...(values.list ? { list: values.list } : {}) },
     { allow400: true },
   );
   return print(out, (out as { rejected?: unknown[] }).rejected?.length ? 1 : 0);
+}
+
+async function seedsList(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { list: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+  });
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) query.set(k, v);
+  return print(await apiCall('GET', `/v1/seeds?${query.toString()}`));
 }
 
 async function hostsSet(host: string, args: string[]): Promise<number> {

@@ -39,13 +39,20 @@ export async function addSeeds(
     }
   });
   const seeds = [...valid.values()];
-  if (seeds.length === 0) return { valid: 0, added: 0, enqueued: 0, rejected };
+  const list = input.list ?? null;
+  if (seeds.length === 0) return { valid: 0, added: 0, enqueued: 0, list, rejected };
   const added = await deps.store.transaction(async (r) => {
     const n = await r.seeds.insertMany(seeds);
+    if (list !== null)
+      await r.seeds.addToList(
+        list,
+        seeds.map((x) => x.urlFp),
+      );
     const hosts = new Set(seeds.map((x) => x.host));
     await r.audit.record(
       auditEntry(actor, 'seeds.add', hosts.size === 1 ? seeds[0]!.host : null, null, {
         priority: input.priority,
+        list,
         valid: seeds.length,
         added: n,
         rejected: rejected.length,
@@ -56,7 +63,7 @@ export async function addSeeds(
     return n;
   });
   const enqueued = await enqueueSeeds({ seeds: deps.store.seeds, frontier: deps.frontier }, seeds);
-  return { valid: seeds.length, added, enqueued, rejected };
+  return { valid: seeds.length, added, enqueued, list, rejected };
 }
 
 /** Puts stored seeds into the frontier and marks them enqueued. Returns how many were new there. */

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/** A seed list's name: letters, digits, space, `.`, `_`, `-`, up to 100 characters. */
+export const seedListName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[\w .-]+$/, 'letters, digits, spaces, ".", "_" or "-" only');
+
 /** `POST /v1/seeds` and `seeds.add`: URLs to start crawling from. */
 export const addSeedsInput = z
   .object({
@@ -9,6 +17,8 @@ export const addSeedsInput = z
       .max(10_000, 'at most 10,000 URLs per call'),
     /** Priority tier, 0 (highest) to 9; default 1. */
     priority: z.number().int().min(0).max(9).default(1),
+    /** A seed list to put the valid URLs in (created if new). */
+    list: seedListName.optional(),
   })
   .strict();
 export type AddSeedsInput = z.input<typeof addSeedsInput>;
@@ -20,6 +30,8 @@ export const addSeedsOutput = z.object({
   added: z.number(),
   /** Seeds new to the frontier (not crawled or queued before). */
   enqueued: z.number(),
+  /** The seed list the valid URLs were put in, if one was named. */
+  list: z.string().nullable(),
   rejected: z.array(
     z.object({ index: z.number(), url: z.string(), reason: z.string(), detail: z.string() }),
   ),

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
-import { SeedForm } from '../../../components/seeds/seed-form';
+import { SeedsWorkspace } from '../../../components/seeds/seeds-workspace';
 import { PageHead } from '../../../components/ui/page-head';
 
 export const metadata: Metadata = { title: 'Seeds' };
@@ -9,7 +9,7 @@ export default function SeedsPage(): ReactNode {
   return (
     <>
       <PageHead title="Seeds">Start the crawl from URLs and sitemaps.</PageHead>
-      <SeedForm />
+      <SeedsWorkspace />
     </>
   );
 }

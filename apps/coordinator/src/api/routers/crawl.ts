@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { addSeeds } from '../../seeds/add-seeds';
 import { addSeedsInput, addSeedsOutput } from '../../seeds/add-seeds.types';
+import { listSeedLists, listSeeds } from '../../seeds/list-seeds';
+import {
+  listSeedListsInput,
+  listSeedListsOutput,
+  listSeedsInput,
+  listSeedsOutput,
+} from '../../seeds/list-seeds.types';
 import { getHostDetails } from '../../hosts/host-details';
 import { hostDetailsOutput } from '../../hosts/host-details.types';
 import { setHostPolicy } from '../../hosts/host-policy';
@@ -24,6 +31,14 @@ export const seedsRouter = router({
     .input(addSeedsInput)
     .output(addSeedsOutput)
     .mutation(({ ctx, input }) => addSeeds(ctx.services, ctx.call, input, 'api')),
+  list: viewerProcedure
+    .input(listSeedsInput)
+    .output(listSeedsOutput)
+    .query(({ ctx, input }) => listSeeds(ctx.services, input)),
+  lists: viewerProcedure
+    .input(listSeedListsInput)
+    .output(listSeedListsOutput)
+    .query(({ ctx, input }) => listSeedLists(ctx.services, input)),
 });
 
 export const hostsRouter = router({

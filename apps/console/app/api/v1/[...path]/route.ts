@@ -15,6 +15,7 @@ const RESOURCES = new Set([
   'captures',
   'dead-letters',
   'hosts',
+  'seed-lists',
   'seeds',
   'settings',
   'shards',

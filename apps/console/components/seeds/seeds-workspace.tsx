@@ -1,0 +1,16 @@
+'use client';
+
+import { useState, type ReactNode } from 'react';
+import { SeedForm } from './seed-form';
+import { SeedLists } from './seed-lists';
+
+/** The seeds page: the form, and the lists and seeds it adds to, read again after each add. */
+export function SeedsWorkspace(): ReactNode {
+  const [version, setVersion] = useState(0);
+  return (
+    <>
+      <SeedForm onAdded={() => setVersion((v) => v + 1)} />
+      <SeedLists version={version} />
+    </>
+  );
+}
