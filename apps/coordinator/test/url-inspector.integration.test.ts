@@ -152,6 +152,24 @@ describe('GET /v1/urls: the URL inspector', () => {
     expect(res.body.verdict).toMatchObject({ fetched: false, reason: 'blocked' });
   });
 
+  it('a URL queued on a host whose daily budget is spent: "budget"', async () => {
+    const host = crawled[1]!;
+    const fetchedToday = Number(
+      (await stack.coordinator.services.frontier.hostState(host)).fields.budget_used,
+    );
+    expect(fetchedToday).toBeGreaterThan(0);
+    const put = await httpCall(stack.coordinator.url, 'PUT', `/v1/hosts/${host}`, {
+      headers: stack.env.auth,
+      body: { daily_budget: fetchedToday },
+    });
+    expect(put.status).toBe(200);
+    const url = `http://${host}/after-the-budget.html`;
+    await stack.coordinator.services.frontier.enqueue([entry(url)]);
+    const res = await inspect(url);
+    expect(res.body.verdict).toMatchObject({ fetched: false, reason: 'budget' });
+    expect(res.body.history).toEqual([]);
+  });
+
   it('a trap URL never discovered: "trap" with the rule', async () => {
     const res = await inspect(`http://${crawled[0]}/a/b/a/b/a/b/x.html`);
     expect(res.body.verdict.reason).toBe('trap');

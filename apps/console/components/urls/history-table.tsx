@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatBytes } from '../../lib/format';
 import type { UrlFetch } from '../../lib/types/urls';
@@ -41,7 +42,21 @@ export function HistoryTable(props: {
               </td>
               <td className="num">{h.fetch_ms} ms</td>
               <td className="num">{formatBytes(h.bytes)}</td>
-              <td>{h.change || '—'}</td>
+              <td>
+                {h.change || '—'}
+                {h.duplicate_of && (
+                  <>
+                    {' '}
+                    <span className="muted">
+                      (same body as{' '}
+                      <Link href={`/urls?url=${encodeURIComponent(h.duplicate_of)}`}>
+                        {h.duplicate_of}
+                      </Link>
+                      )
+                    </span>
+                  </>
+                )}
+              </td>
               <td>
                 {h.warc_key ? (
                   <button

@@ -8,8 +8,8 @@ const EXPLAIN: Record<VerdictReason, string> = {
   blocked: 'Not fetched: an operator blocked the host.',
   trap: 'Not fetched: it looks like a crawler trap (calendar, session id, repeated path…).',
   budget: 'Not fetched: the host used up its daily page budget.',
-  duplicate: 'Not fetched again: its content duplicates another URL.',
-  not_yet_due: 'Fetched before; its next re-crawl is not due yet.',
+  duplicate: 'Fetched, but its body repeats another URL’s exactly: kept as a revisit of it.',
+  not_yet_due: 'Waiting in its host’s queue for the host’s next turn (politeness or backoff).',
   queued: 'Waiting in its host’s queue.',
   unknown: 'Not known to the crawl: no link or seed led to it yet.',
 };

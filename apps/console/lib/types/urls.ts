@@ -6,6 +6,8 @@ export interface UrlFetch {
   bytes: number;
   change: string;
   record_type: string;
+  /** The URL whose body this fetch repeated exactly, or ''. */
+  duplicate_of: string;
   warc_key: string;
   warc_offset: number;
   warc_length: number;

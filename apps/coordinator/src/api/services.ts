@@ -53,6 +53,7 @@ export function inspectDeps(s: Services) {
     frontier: s.frontier,
     policies: s.store.policies,
     recrawl: s.recrawl,
+    defaultDailyBudget: s.config.HOST_DAILY_BUDGET,
   };
 }
 

@@ -18,13 +18,32 @@ export interface InspectUrlDeps {
   policies: HostPolicyRepository;
   /** Absent until the coordinator builds a re-crawl store: `recrawl` is then null. */
   recrawl?: RecrawlStateReader | undefined;
+  /** HOST_DAILY_BUDGET: pages a host may get per UTC day unless its policy says otherwise. */
+  defaultDailyBudget: number;
+}
+
+/**
+ * Pages the host may still get today (UTC day), as the frontier counts them (daily-budget.lua);
+ * null when unlimited (allowlisted, or a budget of 0).
+ */
+export function budgetLeftToday(
+  fields: Record<string, string>,
+  defaultBudget: number,
+  now: number,
+): number | null {
+  if (fields.allowlisted === '1') return null;
+  const limit = Number(fields.daily_budget ?? defaultBudget);
+  if (limit <= 0) return null;
+  const today = Math.floor(now / 86_400_000);
+  const used = Number(fields.budget_day) === today ? Number(fields.budget_used ?? 0) : 0;
+  return limit - used;
 }
 
 // (host, url_fp) is a prefix-compatible filter on the sorting key (host, fetched_at, url_fp):
 // only the host's granules are read.
 const HISTORY_SQL = `
 SELECT toString(fetched_at) AS fetched_at, status, error_code, fetch_ms, bytes, change,
-       record_type, warc_key, warc_offset, warc_length
+       record_type, warc_key, warc_offset, warc_length, duplicate_of
 FROM fetches FINAL
 WHERE host = {host:String} AND url_fp = {fp:String}
 ORDER BY fetched_at DESC LIMIT 100
@@ -66,6 +85,7 @@ export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<Ur
     warc_key: String(r.warc_key),
     warc_offset: Number(r.warc_offset),
     warc_length: Number(r.warc_length),
+    duplicate_of: String(r.duplicate_of),
   }));
   const deadLetter = dead.find((d) => d.url === url) ?? null;
   const verdict = urlVerdict({
@@ -77,6 +97,9 @@ export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<Ur
     // Only for URLs never seen: a seen URL got past the rules when it was discovered.
     trapRule: history.length === 0 && !seen ? checkTrapRules(url, 0) : null,
     recrawlDueAt: recrawl?.dueAt ?? null,
+    hostNextAt: Number(state.fields.next_at ?? 0),
+    budgetLeft: budgetLeftToday(state.fields, deps.defaultDailyBudget, Date.now()),
+    now: Date.now(),
   });
   const p = pages[0];
   return {

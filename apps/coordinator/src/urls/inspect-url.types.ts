@@ -28,6 +28,8 @@ const historyRow = z.object({
   warc_key: z.string(),
   warc_offset: z.number().int(),
   warc_length: z.number().int(),
+  /** The URL whose body this one repeated exactly (stored as a revisit of it), or ''. */
+  duplicate_of: z.string(),
 });
 
 export const VERDICT_REASONS = [

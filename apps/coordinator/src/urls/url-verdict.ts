@@ -11,6 +11,11 @@ export interface UrlFacts {
   trapRule: TrapRule | null;
   /** Due time of the URL's next re-crawl (epoch ms), when scheduled. */
   recrawlDueAt: number | null;
+  /** The host's next allowed time (epoch ms; 0 when none). */
+  hostNextAt: number;
+  /** Pages the host may still get today; null when unlimited. */
+  budgetLeft: number | null;
+  now: number;
 }
 
 /** Error codes of fetch rows and dead letters that name a reason of their own. */
@@ -31,8 +36,10 @@ const answered = (r: HistoryRow) =>
 
 /**
  * Why a URL was or was not fetched, from the strongest evidence down: a 2xx/3xx (incl. 304)
- * attempt; the latest attempt's error code; a blocked host; a dead letter; the seen set or the
- * host's queue; the trap rules (the agent drops trap URLs before they reach the frontier).
+ * attempt (`duplicate` when its body repeated another URL's); the latest attempt's error code; a
+ * blocked host; a dead letter; waiting in the frontier — for the host's spent daily budget
+ * (`budget`), for the host's next turn (`not_yet_due`) or to be leased (`queued`); the trap rules
+ * (the agent drops trap URLs before they reach the frontier).
  */
 export function urlVerdict(f: UrlFacts): UrlVerdict {
   const ok = f.history.filter(answered);
@@ -42,11 +49,14 @@ export function urlVerdict(f: UrlFacts): UrlVerdict {
       f.recrawlDueAt !== null
         ? `; next re-crawl due ${new Date(f.recrawlDueAt).toISOString()}`
         : '';
-    return {
-      fetched: true,
-      reason: 'fetched',
-      detail: `fetched ${ok.length} time(s); last HTTP ${last.status} at ${last.fetched_at}${due}`,
-    };
+    const fetched = `fetched ${ok.length} time(s); last HTTP ${last.status} at ${last.fetched_at}${due}`;
+    if (last.duplicate_of !== '')
+      return {
+        fetched: true,
+        reason: 'duplicate',
+        detail: `${fetched}; its body repeated ${last.duplicate_of} exactly, so it was stored as a WARC revisit of that capture`,
+      };
+    return { fetched: true, reason: 'fetched', detail: fetched };
   }
   const latest = f.history[0];
   if (latest && latest.error_code !== '') {
@@ -72,19 +82,14 @@ export function urlVerdict(f: UrlFacts): UrlVerdict {
       detail: `parked as a dead letter after ${f.deadLetter.attempts} attempt(s): ${f.deadLetter.reason} (${new Date(f.deadLetter.at).toISOString()}); requeue it with POST /v1/dead-letters/requeue`,
     };
   }
-  if (latest) {
+  if (latest && !f.seen) {
     return {
       fetched: false,
-      reason: f.seen ? 'queued' : 'unknown',
+      reason: 'unknown',
       detail: `${f.history.length} attempt(s) without a 2xx/3xx answer; the last at ${latest.fetched_at}: HTTP ${latest.status}${latest.error_code ? ` (${latest.error_code})` : ''}`,
     };
   }
-  if (f.seen)
-    return {
-      fetched: false,
-      reason: 'queued',
-      detail: `in the frontier's seen set, not fetched yet; the host's queue holds ${f.queuedOnHost} URL(s)`,
-    };
+  if (f.seen) return waiting(f, latest);
   if (f.trapRule !== null)
     return {
       fetched: false,
@@ -96,5 +101,30 @@ export function urlVerdict(f: UrlFacts): UrlVerdict {
     reason: 'unknown',
     detail:
       'no fetch recorded in ClickHouse, the host is not blocked, the URL is not in the seen set, the host queue or the dead letters, and no trap rule matches: it was never discovered',
+  };
+}
+
+/** A URL in the frontier, not fetched (successfully) yet: what it waits for. */
+function waiting(f: UrlFacts, latest: HistoryRow | undefined): UrlVerdict {
+  const tried = latest
+    ? `${f.history.length} attempt(s) without a 2xx/3xx answer, the last at ${latest.fetched_at}: HTTP ${latest.status}${latest.error_code ? ` (${latest.error_code})` : ''}; `
+    : '';
+  const queue = `the host's queue holds ${f.queuedOnHost} URL(s)`;
+  if (f.budgetLeft !== null && f.budgetLeft <= 0)
+    return {
+      fetched: false,
+      reason: 'budget',
+      detail: `${tried}the host has used its daily page budget; it is fetched again from the next UTC day (${queue}; raise its budget or allowlist it with PUT /v1/hosts/{host})`,
+    };
+  if (f.hostNextAt > f.now)
+    return {
+      fetched: false,
+      reason: 'not_yet_due',
+      detail: `${tried}waiting for the host's next turn at ${new Date(f.hostNextAt).toISOString()} (politeness, or backoff after errors); ${queue}`,
+    };
+  return {
+    fetched: false,
+    reason: 'queued',
+    detail: `${tried}in the frontier's seen set, not fetched yet; ${queue}`,
   };
 }
