@@ -147,21 +147,35 @@ export class HttpClient {
       ...Object.entries(extraHeaders),
     ];
     const started = performance.now();
-    const deadline = AbortSignal.timeout(this.opts.totalTimeoutMs);
+    // The overall deadline: a controller and a timer cleared when the body is in, rather than
+    // AbortSignal.timeout, whose timer (and signal) would outlive every fetch by the whole
+    // deadline — thousands of live timers and signals at a few hundred fetches a second.
+    const controller = new AbortController();
+    const deadline = controller.signal;
+    const timer = setTimeout(() => controller.abort(), this.opts.totalTimeoutMs);
+    timer.unref();
     let res: Awaited<ReturnType<typeof request>>;
+    let headers: Array<[string, string]>;
+    let encoding: string;
+    let body: Buffer;
+    let truncated: HttpResponse['truncated'];
     try {
-      res = await request(u, {
-        method: 'GET',
-        headers: Object.fromEntries(requestHeaders),
-        dispatcher: opts.multiConnection ? this.multiDispatcher : this.dispatcher,
-        signal: deadline,
-      });
-    } catch (err) {
-      throw toFetchError(err, deadline.aborted);
+      try {
+        res = await request(u, {
+          method: 'GET',
+          headers: Object.fromEntries(requestHeaders),
+          dispatcher: opts.multiConnection ? this.multiDispatcher : this.dispatcher,
+          signal: deadline,
+        });
+      } catch (err) {
+        throw toFetchError(err, deadline.aborted);
+      }
+      headers = flattenHeaders(res.headers);
+      encoding = (headerValue(headers, 'content-encoding') ?? '').trim().toLowerCase();
+      ({ body, truncated } = await this.readBody(res.body, encoding, deadline));
+    } finally {
+      clearTimeout(timer);
     }
-    const headers = flattenHeaders(res.headers);
-    const encoding = (headerValue(headers, 'content-encoding') ?? '').trim().toLowerCase();
-    const { body, truncated } = await this.readBody(res.body, encoding, deadline);
     return {
       url,
       status: res.statusCode,

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { PriorCapture } from '@crawler/frontier';
+import { sha256Hex } from '@crawler/shared/dedupe';
 import type { TelemetryRow } from '@crawler/shared/messages';
 import type { HttpExchange, WarcLocation } from '@crawler/shared/warc';
 import type { AgentResources } from '../agent-resources';
@@ -50,7 +50,7 @@ export async function archiveResponse(
     };
   }
 
-  const contentHash = createHash('sha256').update(res.body).digest('hex');
+  const contentHash = sha256Hex(res.body);
   const complete = res.status >= 200 && res.status < 300 && !res.truncated && res.body.length > 0;
   const change: TelemetryRow['change'] = !complete
     ? ''

@@ -39,6 +39,7 @@ export async function followHtml(
           .filter(([k]) => k.toLowerCase() === 'x-robots-tag')
           .map(([, v]) => v),
         productToken: r.config.CRAWLER_UA_TOKEN,
+        contentSha256: archived.contentHash,
       },
       { transfer: true },
     );

@@ -57,6 +57,32 @@ describe('parsePage', () => {
     expect(p.text).toBe('one twothree café & xy z a b');
   });
 
+  it('collapses every kind of whitespace in the text as /\\s+/ does', () => {
+    const texts = [
+      'plain words only',
+      '  leading and trailing  ',
+      'tabs\tand\nnewlines\r\nand\fform feeds',
+      'no\u00a0break\u2003em\u3000ideographic\u2028line\ufeffbom',
+      '\n\t \n',
+      'double  space',
+    ];
+    for (const t of texts) {
+      const p = parse(`<body><p>${t}</p><div>${t}<b>${t}</b></div></body>`);
+      const expected = `${t} ${t}${t}`.replace(/\s+/g, ' ').trim();
+      // Block boundaries add a break where the text itself had none.
+      expect(p.text.replace(/\s+/g, ' ')).toBe(p.text);
+      expect(p.text.replaceAll(' ', '')).toBe(expected.replaceAll(' ', ''));
+    }
+    expect(parse('<p>a \u00a0 b</p><p>c\u3000\u3000d</p>').text).toBe('a b c d');
+  });
+
+  it('takes the SHA-256 of the body from the caller when given', () => {
+    const html = '<p>x</p>';
+    const hash = createHash('sha256').update(html).digest('hex');
+    expect(parse(html).contentSha256).toBe(hash);
+    expect(parse(html, { contentSha256: hash }).contentSha256).toBe(hash);
+  });
+
   it('takes the first <title> outside SVG, and falls back to og:description', () => {
     const p = parse(
       '<svg><title>icon</title></svg><title> Real\n  title </title><title>second</title>' +

@@ -39,6 +39,11 @@ export interface ParsePageInput {
    * `<meta name="robots">` apply.
    */
   productToken?: string;
+  /**
+   * SHA-256 (64 lowercase hex characters) of `body`, when the caller has computed it already
+   * (the agent hashes every body for the content index): saves hashing it twice.
+   */
+  contentSha256?: string;
 }
 
 /** Where {@link ParsedPage.lang} came from. */
@@ -106,7 +111,7 @@ export interface ParsedPage {
  * pool on the agent, not on the event loop.
  */
 export function parsePage(input: ParsePageInput): ParsedPage {
-  const contentSha256 = sha256Hex(input.body);
+  const contentSha256 = input.contentSha256 ?? sha256Hex(input.body);
   const robots = noRobotsDirectives();
   const productToken = input.productToken?.trim().toLowerCase() || null;
   try {

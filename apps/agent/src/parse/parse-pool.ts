@@ -108,7 +108,13 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     // The shim loads TypeScript by itself; inherited flags (`--input-type`, `--eval`, a
     // second `--import tsx`) would only make the worker's start depend on how Node was run.
     execArgv: [],
-    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 1024 },
+    resourceLimits: {
+      maxOldGenerationSizeMb: options.maxHeapMb ?? 1024,
+      // V8 would let a worker's young generation grow to 48 MB (16 MB semi-spaces). A parse's
+      // garbage dies young either way: measured on 11 kB pages, 4–16 MB semi-spaces parse at
+      // the same speed, and the smaller one keeps ~30 MB of nursery out of the agent's RSS.
+      maxYoungGenerationSizeMb: 16,
+    },
   });
   // A worker that dies is replaced by piscina, and its parse rejects on its own; errors not
   // tied to a parse are reported here instead of crashing the process.
@@ -138,7 +144,12 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const run = async (input: ParsePageInput, call: ParseCallOptions): Promise<ParsedPage> => {
     const buffer = (call.transfer ?? true) ? movableBuffer(input.body) : null;
     const timeoutMs = call.timeoutMs ?? taskTimeoutMs;
-    const signal = AbortSignal.timeout(timeoutMs);
+    // A timer cleared when the parse settles (AbortSignal.timeout's would live on for the
+    // whole timeout after every parse).
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    timer.unref();
     try {
       return await piscina.run(input, { signal, ...(buffer ? { transferList: [buffer] } : {}) });
     } catch (err) {
@@ -150,6 +161,8 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       throw new ParsePoolError('worker_failed', `parse worker failed on ${input.url}`, {
         cause: err,
       });
+    } finally {
+      clearTimeout(timer);
     }
   };
 

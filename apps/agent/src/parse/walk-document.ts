@@ -116,6 +116,46 @@ const IN_SVG = 2;
 /** Stack marker: the end of a block element, where words break. */
 const BLOCK_END = null;
 
+/** Code units `\s` matches (ECMAScript WhiteSpace and LineTerminator), as a lookup. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * `raw.replace(/\s+/g, ' ')`, without the regular expression for the two common cases: text
+ * whose only whitespace is single spaces (returned as is) and whitespace-only text (`' '`).
+ */
+function collapseSpaces(raw: string): string {
+  let clean = true;
+  let allSpace = true;
+  let prevSpace = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (isSpace(c)) {
+      if (c !== 0x20 || prevSpace) clean = false;
+      prevSpace = true;
+    } else {
+      allSpace = false;
+      prevSpace = false;
+    }
+  }
+  if (clean) return raw;
+  if (allSpace) return ' ';
+  return raw.replace(WHITESPACE, ' ');
+}
+
 function collapse(s: string, max: number): string {
   return cutAt(s.replace(WHITESPACE, ' ').trim(), max);
 }
@@ -148,7 +188,7 @@ class TextSink {
 
   add(raw: string): void {
     if (this.truncated) return;
-    let s = raw.replace(WHITESPACE, ' ');
+    let s = collapseSpaces(raw);
     if (s === '' || (s === ' ' && this.endsWithSpace)) return;
     if (this.endsWithSpace && s.charCodeAt(0) === 32) s = s.slice(1);
     this.push(s);

@@ -8,7 +8,7 @@ import {
 } from './http-header-blocks';
 import { serializeRecord } from './serialize-record';
 import type { HttpExchange } from './types';
-import { sha1Digest } from './warc-digest';
+import { EMPTY_SHA1_DIGEST, sha1Digest } from './warc-digest';
 
 /** One serialized record: its own gzip member, ready to append. */
 export interface GzipMember {
@@ -98,7 +98,7 @@ export async function buildExchange(
   });
 
   const responseDigest = sha1Digest(ex.body);
-  const requestDigest = sha1Digest(EMPTY);
+  const requestDigest = EMPTY_SHA1_DIGEST;
   const responseBytes = serializeRecord(response, ex.body, responseDigest, gzipLevel);
   const requestBytes = serializeRecord(request, EMPTY, requestDigest, gzipLevel);
   return {

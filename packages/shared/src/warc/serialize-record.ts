@@ -44,7 +44,10 @@ export function serializeRecord(
   if (payloadDigest !== null && !NO_PAYLOAD_TYPES.has(record.warcType)) {
     headers.set('WARC-Payload-Digest', payloadDigest);
   }
-  headers.set('WARC-Block-Digest', sha1Digest(httpBlock, payload));
+  headers.set(
+    'WARC-Block-Digest',
+    payload.byteLength === 0 ? sha1Digest(httpBlock) : sha1Digest(httpBlock, payload),
+  );
   headers.set('Content-Length', String(httpBlock.byteLength + payload.byteLength));
   const raw = Buffer.concat([
     encoder.encode(record.warcHeaders.toString()),
@@ -55,5 +58,30 @@ export function serializeRecord(
   ]);
   // Synchronous on purpose: measured per ~10 kB record, zlib's async API costs ~1.5× the CPU of
   // gzipSync one at a time and ~5× with many in flight (stream set-up, thread-pool hand-offs).
-  return gzipSync(raw, { level: gzipLevel });
+  return gzipSync(raw, gzipOptions(raw.byteLength, gzipLevel));
+}
+
+/** zlib's lookahead past the window (MIN_LOOKAHEAD): a window this much larger loses nothing. */
+const LOOKAHEAD = 262;
+
+/**
+ * Deflate settings sized to the record. zlib's defaults (32 KiB window, memLevel 8, 16 KiB
+ * output chunks) allocate and clear about 256 KiB of state per call, most of a small record's
+ * cost; a window as large as the record finds every match the default one would, and a hash
+ * table and output buffer sized to it cost a fraction. Big records get the defaults. Any
+ * settings give a standard gzip member; only the compressed bytes differ slightly.
+ */
+export function gzipOptions(
+  inputBytes: number,
+  level: number,
+): { level: number; windowBits: number; memLevel: number; chunkSize: number } {
+  let windowBits = 9;
+  while (windowBits < 15 && 1 << windowBits < inputBytes + LOOKAHEAD) windowBits++;
+  return {
+    level,
+    windowBits,
+    memLevel: Math.max(1, Math.min(8, windowBits - 7)),
+    // Room for the whole member in one chunk (stored blocks add 5 bytes per 16 KiB at worst).
+    chunkSize: Math.min(64 * 1024, Math.max(1024, inputBytes + (inputBytes >>> 10) + 64)),
+  };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -22,10 +22,15 @@ export function base32(bytes: Uint8Array): string {
 
 /** `sha1:` + base32 SHA-1 of the concatenated parts (what WARC readers expect). */
 export function sha1Digest(...parts: Uint8Array[]): string {
-  const hash = createHash('sha1');
-  for (const part of parts) hash.update(part);
-  return `sha1:${base32(hash.digest())}`;
+  // One part: the one-shot API, which skips building a Hash object.
+  if (parts.length === 1) return `sha1:${base32(hash('sha1', parts[0]!, 'buffer'))}`;
+  const h = createHash('sha1');
+  for (const part of parts) h.update(part);
+  return `sha1:${base32(h.digest())}`;
 }
+
+/** `sha1Digest()` of no bytes: the payload digest of every record without a payload. */
+export const EMPTY_SHA1_DIGEST = sha1Digest(new Uint8Array(0));
 
 /**
  * Checks a WARC digest header (`sha1:` or `sha256:`, base32 or hex) against the bytes.
