@@ -2,6 +2,7 @@
  * Synthetic HTML pages for the parser's tests and benchmarks: deterministic for a seed, with
  * the usual furniture (head metadata, header, nav, scripts, article, footer) and a target size.
  */
+import { seededRandom } from '@crawler/shared/testing';
 
 const WORDS = (
   'the of and to in is that for it as was with be by on not he this are or his from at which ' +
@@ -10,18 +11,6 @@ const WORDS = (
   'network request response header body parser worker thread memory budget schedule shard ' +
   'frontier document language charset canonical archive snapshot latency throughput error'
 ).split(' ');
-
-/** Deterministic PRNG (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sentence(next: () => number): string {
   const n = 8 + Math.floor(next() * 14);
