@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
-import { startCrawlStack, type CrawlStack } from '../../coordinator/test/crawl-stack';
+import {
+  largestPlainHost,
+  startCrawlStack,
+  type CrawlStack,
+} from '../../coordinator/test/crawl-stack';
 import { launchBrowser, openPage, shot, signIn, type TestPage } from './browser-kit';
 import { buildConsoleIfStale, startConsole, type ConsoleServer } from './console-server';
 
@@ -48,15 +52,7 @@ async function visit(page: Page, path: string, heading: string | RegExp): Promis
 
 beforeAll(async () => {
   web = await startSyntheticWeb({ seed: 5, hosts: 40, maxPagesPerHost: 400, hostile: false });
-  const site = web.hosts
-    .filter(
-      (h) =>
-        h.kind === 'normal' &&
-        h.crawlDelayS === null &&
-        (h.robots === 'missing' || h.robots === 'ok'),
-    )
-    .sort((a, b) => b.pages - a.pages)[0]!;
-  host = site.host;
+  host = largestPlainHost(web);
   seed = web.seeds.find((s) => s.includes(`//${host}`))!;
   otherSeeds = web.seeds.filter((s) => s !== seed).slice(0, 5);
   buildConsoleIfStale();

@@ -45,3 +45,15 @@ export async function startCrawlStack(
     },
   };
 }
+
+/** The largest plain host of a web: no Crawl-delay, a robots.txt that lets us in (or none). */
+export function largestPlainHost(web: SyntheticWeb): string {
+  return web.hosts
+    .filter(
+      (h) =>
+        h.kind === 'normal' &&
+        h.crawlDelayS === null &&
+        (h.robots === 'missing' || h.robots === 'ok'),
+    )
+    .sort((a, b) => b.pages - a.pages)[0]!.host;
+}

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CrawlAgent } from '@crawler/agent';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
 import type { Coordinator } from '../src/coordinator';
-import { startCrawlStack, type CrawlStack } from './crawl-stack';
+import { largestPlainHost, startCrawlStack, type CrawlStack } from './crawl-stack';
 
 // Operators steer a running crawl: a block stops a host's requests at once (even mid-lease),
 // a rate-limit change sets its pace within seconds; both judged from the web's request log.
@@ -27,16 +27,7 @@ const requestsTo = (h: string) =>
 
 beforeAll(async () => {
   web = await startSyntheticWeb({ seed: 3, hosts: 50, maxPagesPerHost: 400, hostile: false });
-  // The largest plain host with no Crawl-delay and a robots.txt that lets us in.
-  const site = web.hosts
-    .filter(
-      (h) =>
-        h.kind === 'normal' &&
-        h.crawlDelayS === null &&
-        (h.robots === 'missing' || h.robots === 'ok'),
-    )
-    .sort((a, b) => b.pages - a.pages)[0]!;
-  host = site.host;
+  host = largestPlainHost(web);
   stack = await startCrawlStack(web, { CRAWLER_DEFAULT_GAP_MS: '40', CRAWLER_MAX_DEPTH: '20' }, [
     'agent-live',
   ]);
