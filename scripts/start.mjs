@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: installs what is missing, generates the Prisma client, builds the console, then
-// starts the coordinator (which migrates Postgres), one agent and the console, and prints where
-// to open them. `npm run demo` also starts the synthetic web and seeds it, so a crawl is visible
-// within a minute. Ctrl-C stops everything cleanly (agents drain their leases first).
+// `npm start`: installs what is missing, generates the Prisma client, compiles the processes
+// (`scripts/build.mjs`, when their sources changed) and builds the console, then starts the
+// coordinator (which migrates Postgres), AGENT_PROCESSES agents and the console as plain
+// `node …/dist/….js` processes, and prints where to open them. `npm run demo` also starts the
+// synthetic web and seeds it, so a crawl is visible within a minute.
+// Every 10 s it prints one progress line read from the coordinator's GET /v1/stats. A child
+// that crashes is restarted after a short backoff (one that fails while starting stops
+// everything, with its error). Ctrl-C or SIGTERM stops everything cleanly: agents drain their
+// leases first, then the coordinator stops; a second Ctrl-C kills at once.
 // The API needs credentials: on first start an admin password and an admin API token are
 // generated into DATA_DIR/admin.json (mode 0600), where the CLI also finds the token.
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,12 +21,33 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { availableParallelism, hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
 
 const demo = process.argv.includes('--demo');
 const env = { ...process.env };
+
+// Agent processes on this machine. One agent at full speed keeps about 1.6 cores busy (its
+// event loop ~1.3 ms of CPU per page, its parse thread ~0.4 ms: docs/BENCHMARKS.md), so the
+// default is half the cores, at least one. Same bounds as packages/shared/src/config.
+const defaultAgentProcesses = Math.max(1, Math.floor(availableParallelism() / 2));
+function agentProcesses() {
+  const raw = (env.AGENT_PROCESSES ?? '').trim();
+  if (raw === '') return defaultAgentProcesses;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > 256) {
+    console.error(
+      `✗ Invalid configuration: AGENT_PROCESSES=${JSON.stringify(env.AGENT_PROCESSES)}: expected a ` +
+        `whole number from 1 to 256 (default here: ${defaultAgentProcesses}, half of ` +
+        `${availableParallelism()} cores)`,
+    );
+    process.exit(1);
+  }
+  return n;
+}
+const agentCount = agentProcesses();
 const coordinatorPort = env.COORDINATOR_PORT ?? '4000';
 const consolePort = env.CONSOLE_PORT ?? '3000';
 env.COORDINATOR_URL ??= `http://127.0.0.1:${coordinatorPort}`;
@@ -93,7 +119,10 @@ if (
   step('generating the Prisma client');
   run('node', ['scripts/prisma-generate.mjs', '--quiet']);
 }
-// 3. The console's production build, when missing or older than its sources.
+// 3. The processes compiled to JavaScript (agent, coordinator, CLI, synthetic web), when a
+// source changed since the last build (about a second each); nothing runs through tsx.
+run('node', ['scripts/build.mjs', '--if-stale']);
+// 4. The console's production build, when missing or older than its sources.
 function newestIn(path) {
   const st = statSync(path);
   if (!st.isDirectory()) return st.mtimeMs;
@@ -113,61 +142,152 @@ if (
   run('npm', ['run', 'build', '-w', '@crawler/console']);
 }
 
-const children = [];
+// Children, supervised. Each runs node directly (no npx/sh wrappers that would swallow
+// signals) in a process group of its own, so stopping it stops everything it started.
+/** @typedef {{ name: string, role: string, args: string[], cwd?: string, env: object,
+ *   upAfterMs: number, child: import('node:child_process').ChildProcess | null, up: boolean,
+ *   startedAt: number, nextDelayMs: number, restartTimer: NodeJS.Timeout | null }} Proc */
+/** @type {Proc[]} */
+const procs = [];
 let stopping = false;
-// Each child runs node directly (no npx/sh wrappers that would swallow signals) in a process
-// group of its own, so stopping it stops everything it started.
+
 function start(name, args, opts = {}) {
-  const child = spawn(process.execPath, args, {
-    env,
+  /** @type {Proc} */
+  const proc = {
+    name,
+    role: opts.role ?? name,
+    args,
     cwd: opts.cwd,
+    env: opts.env ?? env,
+    // A child counts as started once it answered (coordinator, console) or ran this long;
+    // one that dies before is a start-up failure and stops everything.
+    upAfterMs: opts.upAfterMs ?? 5_000,
+    child: null,
+    up: false,
+    startedAt: 0,
+    nextDelayMs: 1_000,
+    restartTimer: null,
+  };
+  procs.push(proc);
+  launch(proc);
+  return proc;
+}
+
+function launch(proc) {
+  proc.restartTimer = null;
+  const child = spawn(process.execPath, proc.args, {
+    env: proc.env,
+    cwd: proc.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  const prefix = `[${name}]`.padEnd(14);
+  proc.child = child;
+  proc.startedAt = Date.now();
+  const upTimer =
+    proc.upAfterMs > 0 ? setTimeout(() => (proc.up = true), proc.upAfterMs).unref() : null;
+  const prefix = `[${proc.name}]`.padEnd(16);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => console.log(`${prefix}${line}`));
   }
   child.on('exit', (code, signal) => {
-    if (!stopping) {
-      console.error(`✗ ${name} exited (${signal ?? code}); stopping everything`);
+    if (upTimer) clearTimeout(upTimer);
+    // Whatever it left in its process group goes with it.
+    signalGroup(child, 'SIGKILL');
+    if (stopping) return;
+    const how = signal ?? `exit ${code}`;
+    if (!proc.up) {
+      console.error(`✗ ${proc.name} stopped while starting (${how}); stopping everything`);
       void shutdown(1);
+      return;
     }
+    // Backoff 1 s, doubling up to 30 s while it keeps crashing; back to 1 s after a minute up.
+    const delay = Date.now() - proc.startedAt >= 60_000 ? 1_000 : proc.nextDelayMs;
+    proc.nextDelayMs = Math.min(delay * 2, 30_000);
+    console.error(`✗ ${proc.name} exited (${how}); restarting it in ${delay / 1000} s`);
+    proc.restartTimer = setTimeout(() => {
+      if (!stopping) launch(proc);
+    }, delay);
   });
-  children.push(child);
-  return child;
 }
-async function shutdown(code = 0) {
-  if (stopping) return;
-  stopping = true;
-  console.log('▸ stopping (agents finish their in-flight fetches first)…');
-  for (const c of [...children].reverse()) signalGroup(c, 'SIGTERM');
-  const deadline = Date.now() + 20_000;
-  while (
-    children.some((c) => c.exitCode === null && c.signalCode === null) &&
-    Date.now() < deadline
-  )
-    await sleep(100);
-  for (const c of children)
-    if (c.exitCode === null && c.signalCode === null) signalGroup(c, 'SIGKILL');
-  process.exit(code);
+
+function alive(child) {
+  return child !== null && child.exitCode === null && child.signalCode === null;
 }
 function signalGroup(child, signal) {
   try {
     process.kill(-child.pid, signal);
   } catch {
-    child.kill(signal);
+    try {
+      child.kill(signal);
+    } catch {}
   }
 }
-process.on('SIGINT', () => void shutdown(0));
-process.on('SIGTERM', () => void shutdown(0));
 
+/** SIGTERM to `list`, then SIGKILL to what still runs after `ms`. */
+async function stopAll(list, ms) {
+  const live = list.map((p) => p.child).filter(alive);
+  for (const c of live) signalGroup(c, 'SIGTERM');
+  const deadline = Date.now() + ms;
+  while (live.some(alive) && Date.now() < deadline) await sleep(100);
+  for (const c of live.filter(alive)) {
+    console.error(`✗ ${c.pid} did not stop within ${ms / 1000} s; killing it`);
+    signalGroup(c, 'SIGKILL');
+  }
+}
+
+let progressTimer = null;
+async function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  if (progressTimer) clearInterval(progressTimer);
+  for (const p of procs) if (p.restartTimer) clearTimeout(p.restartTimer);
+  console.log('▸ stopping: agents finish their in-flight fetches first…');
+  // Agents drain while the coordinator (and the synthetic web, in the demo) still serve them.
+  await stopAll(
+    procs.filter((p) => p.role === 'agent' || p.role === 'console'),
+    45_000,
+  );
+  await stopAll(
+    procs.filter((p) => p.role === 'coordinator'),
+    20_000,
+  );
+  await stopAll(procs, 5_000);
+  console.log('▸ stopped');
+  process.exit(code);
+}
+
+let signals = 0;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    signals++;
+    if (signals > 1 && stopping) {
+      console.error('✗ stopping at once (second signal)');
+      for (const p of procs) if (p.child) signalGroup(p.child, 'SIGKILL');
+      process.exit(130);
+    }
+    void shutdown(0);
+  });
+}
+// A bug here must not leave the children running on their own.
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.on(event, (err) => {
+    console.error(`✗ npm start failed: ${err?.stack ?? err}`);
+    void shutdown(1);
+  });
+}
+
+/** Waits for shutdown() to end the process (it calls process.exit). */
+function halt() {
+  return sleep(3_600_000);
+}
+
+/** Waits until `url` answers; false when the wait ends first (timeout or stopping). */
 async function waitFor(url, what, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until && !stopping) {
     try {
       const r = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (r.status < 500) return;
+      if (r.status < 500) return true;
     } catch {}
     await sleep(250);
   }
@@ -175,9 +295,10 @@ async function waitFor(url, what, timeoutMs = 60_000) {
     console.error(`✗ ${what} did not come up at ${url}`);
     await shutdown(1);
   }
+  return false;
 }
 
-// 4. The synthetic web (demo only): a test bed of fake hosts on loopback.
+// 5. The synthetic web (demo only): a test bed of fake hosts on loopback.
 let seedsFile = null;
 if (demo) {
   // The demo keeps its own state (database, key prefix, data folder) and a fixed port for the
@@ -186,11 +307,9 @@ if (demo) {
   env.REDIS_PREFIX ??= 'demo';
   env.DATA_DIR ??= 'data/demo';
   mkdirSync('data/synthetic', { recursive: true });
-  step('starting the synthetic web (300 hosts on 127.1.x.x)');
+  step(`starting the synthetic web (${env.DEMO_HOSTS ?? '300'} hosts on 127.1.x.x)`);
   const web = start('synthetic-web', [
-    '--import',
-    'tsx',
-    'packages/synthetic-web/src/cli.ts',
+    'packages/synthetic-web/dist/cli.js',
     'serve',
     '--hosts',
     env.DEMO_HOSTS ?? '300',
@@ -204,31 +323,51 @@ if (demo) {
     'data/synthetic/requests.jsonl',
   ]);
   const info = await new Promise((resolve) => {
-    createInterface({ input: web.stdout }).on('line', (line) => {
+    createInterface({ input: web.child.stdout }).on('line', (line) => {
       if (line.startsWith('{')) resolve(JSON.parse(line));
     });
   });
+  web.up = true;
   env.CRAWLER_DNS_MAP = info.dnsMap;
   env.CRAWLER_NETWORK_ALLOW = env.CRAWLER_NETWORK_ALLOW || '127.0.0.0/8';
   env.CRAWLER_DEFAULT_GAP_MS ??= '500';
   seedsFile = info.seeds;
 }
 
-// 5. Coordinator (migrates Postgres), agent, console.
+// 6. Coordinator (migrates Postgres), agents, console.
 step('starting the coordinator');
-start('coordinator', ['--import', 'tsx', 'apps/coordinator/src/main.ts']);
-await waitFor(`${env.COORDINATOR_URL}/healthz`, 'the coordinator');
-step('starting an agent');
-start('agent', ['--import', 'tsx', 'apps/agent/src/main.ts']);
+const coordinator = start('coordinator', ['apps/coordinator/dist/main.js'], { upAfterMs: 0 });
+if (!(await waitFor(`${env.COORDINATOR_URL}/healthz`, 'the coordinator'))) await halt();
+coordinator.up = true;
+
+// Each agent has its own id (stable across restarts, so a restarted agent ships what its
+// predecessor left) and metrics port; the parse threads are shared out between them.
+const machine = (env.HOSTNAME || hostname()).replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40) || 'host';
+const metricsBase = Number(env.AGENT_METRICS_PORT || 9464);
+const parseThreads = Math.max(1, Math.floor(availableParallelism() / agentCount) - 1);
+step(
+  `starting ${agentCount} agent${agentCount === 1 ? '' : 's'} (AGENT_PROCESSES; ` +
+    `${env.AGENT_PARSE_THREADS || parseThreads} parse thread(s) each)`,
+);
+for (let i = 1; i <= agentCount; i++) {
+  const agentEnv = { ...env };
+  agentEnv.AGENT_ID =
+    agentCount === 1 && env.AGENT_ID ? env.AGENT_ID : `${env.AGENT_ID || machine}-${i}`;
+  if (metricsBase > 0) agentEnv.AGENT_METRICS_PORT = String(metricsBase + i - 1);
+  agentEnv.AGENT_PARSE_THREADS ||= String(parseThreads);
+  start(agentCount === 1 ? 'agent' : `agent-${i}`, ['apps/agent/dist/main.js'], {
+    role: 'agent',
+    env: agentEnv,
+  });
+}
 step('starting the console');
-start(
+const consoleProc = start(
   'console',
   ['../../node_modules/next/dist/bin/next', 'start', '-p', consolePort, '-H', '127.0.0.1'],
-  {
-    cwd: 'apps/console',
-  },
+  { cwd: 'apps/console', upAfterMs: 0 },
 );
-await waitFor(`http://127.0.0.1:${consolePort}/`, 'the console');
+if (!(await waitFor(`http://127.0.0.1:${consolePort}/`, 'the console'))) await halt();
+consoleProc.up = true;
 
 if (seedsFile) {
   const urls = readFileSync(seedsFile, 'utf8').split('\n').filter(Boolean);
@@ -245,5 +384,45 @@ console.log(`
   API      ${env.COORDINATOR_URL}/v1/stats   (REST /v1, tRPC /trpc; Authorization: Bearer <token>)
   Sign in  ${env.ADMIN_EMAIL}; password and API token in ${credentialsFile}
   Seeds    npx crawler seeds add https://example.com/   (the CLI reads the token from there)
+  Agents   ${agentCount} process${agentCount === 1 ? '' : 'es'} (AGENT_PROCESSES); progress every 10 s
   Stop     Ctrl-C
 `);
+
+// 7. One progress line every 10 s, from GET /v1/stats.
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+let previous = null;
+async function progress() {
+  const clock = new Date().toTimeString().slice(0, 8);
+  let s;
+  try {
+    const r = await fetch(`${env.COORDINATOR_URL}/v1/stats`, {
+      headers: { authorization: `Bearer ${env.ADMIN_TOKEN}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    s = await r.json();
+  } catch (err) {
+    if (!stopping) console.log(`[${clock}] stats unavailable: ${err.message}`);
+    return;
+  }
+  if (stopping) return;
+  const now = Date.now();
+  const total = s.fetches.total;
+  // Pages/s since the previous line (fetches as ingested); the first line takes the
+  // coordinator's own figure, the last minute's average.
+  const rate =
+    previous && now > previous.at
+      ? Math.max(0, (total - previous.total) / ((now - previous.at) / 1000))
+      : s.fetches.pagesPerSecond;
+  previous = { at: now, total };
+  const errorShare = total > 0 ? ` (${((100 * s.fetches.errors) / total).toFixed(1)}%)` : '';
+  console.log(
+    `[${clock}] ${rate < 10 ? rate.toFixed(1) : fmt(rate)} pages/s · ` +
+      `queued ${fmt(s.frontier.queuedUrls)} · hosts ready ${fmt(s.frontier.readyHosts)} · ` +
+      `leases ${fmt(s.frontier.openLeases)} · errors ${fmt(s.fetches.errors)}${errorShare} · ` +
+      `agents ${s.agents.alive}/${agentCount} alive`,
+  );
+}
+if (!stopping) {
+  progressTimer = setInterval(() => void progress(), 10_000);
+}

@@ -1,12 +1,23 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite against the machine's real Postgres, Redis, embedded ClickHouse,
-// real HTTP servers and the synthetic web. Generates the Prisma client first when it is missing,
+// real HTTP servers and the synthetic web. Generates the Prisma client first when it is missing
+// and compiles the processes (`npm run build` without the console, whose e2e test runs its own
+// `next build` when stale), so tests that spawn the agent or the CLI run the compiled JavaScript;
 // then runs vitest and closes with one plain line: "N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 
 if (!existsSync('apps/coordinator/src/db/generated/client.ts')) {
   spawnSync('node', ['scripts/prisma-generate.mjs', '--quiet'], { stdio: 'inherit' });
+}
+const build = spawnSync(
+  'npm',
+  ['run', 'build', '--', '--filter=!@crawler/console', '--output-logs=errors-only'],
+  { stdio: 'inherit' },
+);
+if (build.status !== 0) {
+  console.error('✗ npm run build failed; fix it first (the tests run the compiled processes)');
+  process.exit(1);
 }
 mkdirSync('test-results', { recursive: true });
 const report = 'test-results/vitest.json';

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,21 +10,17 @@ import { loadConfig, type Config } from '@crawler/shared/config';
 import { telemetryStreamKey } from '@crawler/shared/messages';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
 import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/shared/url';
-import {
-  readRequestLog,
-  scoreCrawl,
-  type Manifest,
-  type RequestLogEntry,
-} from '@crawler/synthetic-web';
-import { buildCeilingHosts, type CeilingPlan } from './ceiling-plan';
+import { readRequestLog, scoreCrawl, type Manifest } from '@crawler/synthetic-web';
+import { measureCeiling } from './ceiling-phase';
 import { formatSummary, profileFiles, summarizeProfiles } from './cpuprofile-summary';
-import { measureChild, targetPath, type Measured } from './measure-child';
+import { measureChild } from './measure-child';
 import { startWebChild, type WebChild } from './web-child';
+import { round1, round2, windowCounts } from './window-counts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * One agent process (`apps/agent/src/main.ts`, full pipeline: robots, parse pool, hashes, WARC,
+ * One agent process (`apps/agent/dist/main.js`, compiled; full pipeline: robots, parse pool, hashes, WARC,
  * telemetry) against the synthetic web, then, in the same run, the ceiling: a bare undici loop
  * (`agent-ceiling.ts`) over the same URLs with the same politeness, against a fresh copy of the
  * same web. Both are child processes measured from /proc over the same number of seconds,
@@ -37,6 +34,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       seconds: { type: 'string', default: '60' },
       'gap-ms': { type: 'string' },
       seed: { type: 'string', default: '1' },
+      processes: { type: 'string', default: '1' },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
     },
@@ -45,6 +43,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const seconds = Number(values.seconds);
   const gapMs = Number(values['gap-ms'] ?? loadConfig({}).CRAWLER_DEFAULT_GAP_MS);
   const seed = values.seed ?? '1';
+  const processes = Number(values.processes);
+  if (!Number.isInteger(processes) || processes < 1)
+    throw new Error(`--processes must be a positive integer, got ${values.processes}`);
   const load1 = loadavg()[0] ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'bench-agent-'));
   const prefix = `bench-agent-${randomBytes(4).toString('hex')}`;
@@ -68,18 +69,23 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     webs.push(web1);
     redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
     await enqueueSeeds(config, redis, readFileSync(web1.seeds, 'utf8').split('\n'));
+    // Production runs compiled JavaScript: so does the bench (built here when stale).
+    execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale', '--quiet', 'agent'], {
+      cwd: ROOT,
+      stdio: ['ignore', 2, 'inherit'],
+    });
     const profDir = join(dir, 'agent-prof');
     if (values.profile) mkdirSync(profDir);
     const agent = await measureChild({
       label: 'agent',
       cwd: ROOT,
-      nodeArgs: [
-        ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []),
-        '--import',
-        'tsx',
-        'apps/agent/src/main.ts',
-      ],
+      // A profile names our modules only when run from source (the bundle is one file).
+      nodeArgs: values.profile
+        ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--import', 'tsx', 'apps/agent/src/main.ts']
+        : ['apps/agent/dist/main.js'],
       env: { ...env, CRAWLER_DNS_MAP: web1.dnsMap },
+      processes,
+      envOf: (i) => ({ AGENT_ID: `bench-agent-${i + 1}` }),
       logPath: web1.logPath,
       seconds,
     });
@@ -103,49 +109,21 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     });
     for (const v of score.violations.slice(0, 10))
       console.error(`violation ${v.kind} ${v.host}: ${v.detail}`);
-    const a = windowCounts(log1, agent);
+    const a = windowCounts(log1, agent.windowStartMs, agent.windowEndMs);
 
     // Phase 2: the ceiling, on a fresh web (cold like the agent's, an empty log).
-    const web2 = await startWebChild({ root: ROOT, hosts, seed, dir: join(dir, 'web2') });
-    webs.push(web2);
-    const plan: CeilingPlan = {
-      port: web2.port,
-      userAgent: config.userAgent,
-      connectTimeoutMs: config.FETCH_CONNECT_TIMEOUT_MS,
-      firstByteTimeoutMs: config.FETCH_FIRST_BYTE_TIMEOUT_MS,
-      totalTimeoutMs: config.FETCH_TOTAL_TIMEOUT_MS,
-      maxBodyBytes: config.FETCH_MAX_BODY_BYTES,
-      backoffBaseMs: config.FRONTIER_BACKOFF_BASE_MS,
-      backoffMaxMs: config.FRONTIER_BACKOFF_MAX_MS,
-      robotsRetryBaseMs: config.ROBOTS_RETRY_BASE_MS,
-      hosts: buildCeilingHosts(log1, manifest, gapMs),
-    };
-    const planPath = join(dir, 'ceiling-plan.json');
-    writeFileSync(planPath, JSON.stringify(plan));
-    const ceiling = await measureChild({
-      label: 'ceiling',
-      cwd: ROOT,
-      nodeArgs: ['--import', 'tsx', 'scripts/bench/agent-ceiling.ts', planPath],
-      env: process.env,
-      logPath: web2.logPath,
+    const ceiling = await measureCeiling({
+      root: ROOT,
+      hosts,
+      seed,
+      dir: join(dir, 'web2'),
       seconds,
-      collectStdout: true,
-    });
-    await web2.stop();
-    const log2 = await readRequestLog(web2.logPath);
-    const c = windowCounts(log2, ceiling);
-    const ceilingScore = scoreCrawl({
-      log: log2,
+      gapMs,
+      config,
+      crawlLog: log1,
       manifest,
-      productToken: config.CRAWLER_UA_TOKEN,
-      minGapMs: gapMs,
     });
-    console.error(
-      `ceiling: ${ceiling.stdout.at(-1) ?? '{}'}; politeness violations ${ceilingScore.politeness_violations}; ` +
-        `window cpu ${(ceiling.cpuMs / 1000).toFixed(1)} s, machine ${(ceiling.machineBusy * 100).toFixed(0)}% busy`,
-    );
-    for (const v of ceilingScore.violations.slice(0, 5))
-      console.error(`ceiling violation ${v.kind} ${v.host}: ${v.detail}`);
+    const c = ceiling.counts;
 
     if (values.profile) {
       // The window only: leave out the agent's start-up (spawn → first response).
@@ -161,6 +139,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       hosts,
       seconds: Number(a.seconds.toFixed(1)),
       gap_ms: gapMs,
+      processes,
       pages: a.pages,
       robots_fetches: a.robots,
       pages_per_s: round1(pagesPerS),
@@ -169,16 +148,21 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       ceiling_pages: c.pages,
       ceiling_pages_per_s: round1(ceilingPagesPerS),
       ceiling_ratio: c.pages > 0 ? round2(pagesPerS / ceilingPagesPerS) : null,
-      ceiling_cpu_ms_per_page: c.pages > 0 ? round2(ceiling.cpuMs / c.pages) : null,
+      ceiling_cpu_ms_per_page: c.pages > 0 ? round2(ceiling.measured.cpuMs / c.pages) : null,
       politeness_violations: score.politeness_violations,
       robots_violations: score.robots_violations,
       duplicate_fetches: score.duplicate_fetches,
-      ceiling_politeness_violations: ceilingScore.politeness_violations,
+      ceiling_politeness_violations: ceiling.politenessViolations,
       web_expected_urls: manifest.expected.length,
       peak_pages_per_s: round1(a.peakPagesPerS),
       ceiling_peak_pages_per_s: round1(c.peakPagesPerS),
       first_page_s: a.firstPageS,
       ceiling_first_page_s: c.firstPageS,
+      ramp_s: a.rampS,
+      ceiling_ramp_s: c.rampS,
+      best_10s_pages_per_s: a.best10sPagesPerS,
+      startup_s: round1(agent.startupMs / 1000),
+      overrun_s: round1(agent.drainMs / 1000),
       machine_busy_pct: Math.round(agent.machineBusy * 100),
       load_avg_1m: round2(load1),
       ...(values.profile ? { profiled: true } : {}),
@@ -236,50 +220,4 @@ async function telemetrySummary(redis: RedisClient, prefix: string): Promise<str
   const q = (p: number): number =>
     fetchMs[Math.min(fetchMs.length - 1, Math.floor(fetchMs.length * p))] ?? 0;
   return `${fetchMs.length} telemetry rows, fetch_ms p50 ${q(0.5)} p90 ${q(0.9)} p99 ${q(0.99)} max ${q(1)}`;
-}
-
-/**
- * Responses that ended inside the measured window, from the web's log: `pages` are all but
- * `/robots.txt` (any status, as the scorer counts them), `robots` the robots.txt fetches;
- * `peakPagesPerS` is the best 5-second stretch of the window.
- */
-function windowCounts(
-  log: RequestLogEntry[],
-  m: Measured,
-): {
-  pages: number;
-  robots: number;
-  seconds: number;
-  peakPagesPerS: number;
-  firstPageS: number | null;
-} {
-  let pages = 0;
-  let robots = 0;
-  let firstPageMs = Infinity;
-  const bins = new Map<number, number>();
-  for (const e of log) {
-    if (e.endMs < m.windowStartMs || e.endMs > m.windowEndMs) continue;
-    if (targetPath(e.target) === '/robots.txt') robots++;
-    else {
-      pages++;
-      firstPageMs = Math.min(firstPageMs, e.endMs);
-      const bin = Math.floor((e.endMs - m.windowStartMs) / 5000);
-      bins.set(bin, (bins.get(bin) ?? 0) + 1);
-    }
-  }
-  return {
-    pages,
-    robots,
-    seconds: (m.windowEndMs - m.windowStartMs) / 1000,
-    peakPagesPerS: Math.max(0, ...bins.values()) / 5,
-    firstPageS: pages > 0 ? round1((firstPageMs - m.windowStartMs) / 1000) : null,
-  };
-}
-
-function round1(x: number): number {
-  return Number(x.toFixed(1));
-}
-
-function round2(x: number): number {
-  return Number(x.toFixed(2));
 }

@@ -69,10 +69,17 @@ export interface MeasureOptions {
   drainTimeoutMs?: number;
   /** How long the child may take to make its first request (ms). */
   startTimeoutMs?: number;
+  /**
+   * How many identical children to run side by side (default 1), e.g. several agent processes:
+   * CPU and peak RSS are their sums; `envOf(i)` adds each one's own variables (an agent id).
+   */
+  processes?: number;
+  envOf?: (i: number) => NodeJS.ProcessEnv;
 }
 
 export interface Measured {
-  pid: number;
+  /** The children's pids (one unless `processes` > 1). */
+  pids: number[];
   /** The window on the web's log clock: first response seen → SIGTERM. */
   windowStartMs: number;
   windowEndMs: number;
@@ -86,9 +93,9 @@ export interface Measured {
   threadsCpuMs: { mainMs: number; busiestOtherMs: number; restMs: number };
   /** Share of the whole machine's CPU (all processes, all cores) busy during the window, 0–1. */
   machineBusy: number;
-  /** The child's peak RSS (VmHWM) at the end of the window, start-up included (MB). */
+  /** The children's peak RSS (VmHWM, summed) at the end of the window, start-up included (MB). */
   peakRssMb: number;
-  /** SIGTERM → exit (ms). */
+  /** SIGTERM → the last child's exit (ms). */
   drainMs: number;
   exitCode: number | null;
   stdout: string[];
@@ -102,28 +109,56 @@ export interface Measured {
  */
 export async function measureChild(o: MeasureOptions): Promise<Measured> {
   const spawnedAt = logClockMs();
-  const child = spawn(process.execPath, o.nodeArgs, {
-    cwd: o.cwd,
-    env: o.env,
-    stdio: ['ignore', o.collectStdout ? 'pipe' : 2, 'inherit'],
-  });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error(`${o.label}: spawn failed`);
-  const stdout: string[] = [];
-  if (child.stdout) createInterface({ input: child.stdout }).on('line', (l) => stdout.push(l));
-  let exitCode: number | null = null;
-  let exitedAt = 0;
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', (code) => {
-      exitCode = code;
-      exitedAt = logClockMs();
-      resolve();
+  const children = Array.from({ length: o.processes ?? 1 }, (_, i) =>
+    spawn(process.execPath, o.nodeArgs, {
+      cwd: o.cwd,
+      env: { ...o.env, ...o.envOf?.(i) },
+      stdio: ['ignore', o.collectStdout ? 'pipe' : 2, 'inherit'],
     }),
   );
-  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
+  const pids = children.map((c) => {
+    if (c.pid === undefined) throw new Error(`${o.label}: spawn failed`);
+    return c.pid;
+  });
+  const stdout: string[] = [];
+  for (const c of children)
+    if (c.stdout) createInterface({ input: c.stdout }).on('line', (l) => stdout.push(l));
+  let exitCode: number | null = null;
+  let exitedAt = 0;
+  const exited = Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) =>
+          c.once('exit', (code) => {
+            exitCode = Math.max(exitCode ?? 0, code ?? 0);
+            exitedAt = logClockMs();
+            resolve();
+          }),
+        ),
+    ),
+  );
+  const alive = (): boolean => children.every((c) => c.exitCode === null && c.signalCode === null);
+  const anyAlive = (): boolean =>
+    children.some((c) => c.exitCode === null && c.signalCode === null);
+  const cpuOf = (): number => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  const threadsOf = (): Map<number, number>[] => pids.map((pid) => threadCpuMs(pid));
+  const splitOf = (before: Map<number, number>[], after: Map<number, number>[]) => {
+    const total = { mainMs: 0, busiestOtherMs: 0, restMs: 0 };
+    pids.forEach((pid, i) => {
+      const s = threadCpuSplit(pid, before[i]!, after[i]!);
+      total.mainMs += s.mainMs;
+      total.busiestOtherMs += s.busiestOtherMs;
+      total.restMs += s.restMs;
+    });
+    return total;
+  };
+  const memoryOf = () =>
+    pids
+      .map((pid) => processMemoryMb(pid))
+      .reduce((a, b) => ({ rssMb: a.rssMb + b.rssMb, peakRssMb: a.peakRssMb + b.peakRssMb }));
   const tail = new LogTail(o.logPath);
   try {
-    // 1. Wait for the child's first response (robots.txt, usually) in the web's log.
+    // 1. Wait for the first response (robots.txt, usually) in the web's log.
     const deadline = performance.now() + (o.startTimeoutMs ?? 120_000);
     let first: string[] = [];
     while (first.length === 0) {
@@ -133,8 +168,8 @@ export async function measureChild(o: MeasureOptions): Promise<Measured> {
       if (first.length === 0) await sleep(10);
     }
     const windowStartMs = logClockMs();
-    const cpu0 = processCpuMs(pid);
-    const threads0 = threadCpuMs(pid);
+    const cpu0 = cpuOf();
+    const threads0 = threadsOf();
     const machine0 = machineCpuTicks();
 
     // 2. The window, with a progress line every 5 s (counting complete log lines is cheap).
@@ -149,18 +184,18 @@ export async function measureChild(o: MeasureOptions): Promise<Measured> {
       if (!alive()) throw new Error(`${o.label} exited (${exitCode}) during the window`);
       for (const l of tail.read()) if (!l.includes('"target":"/robots.txt"')) pages++;
       const t = logClockMs();
-      const cpu = processCpuMs(pid) - cpu0;
-      const threads = threadCpuMs(pid);
-      const split = threadCpuSplit(pid, threadsLast, threads);
+      const cpu = cpuOf() - cpu0;
+      const threads = threadsOf();
+      const split = splitOf(threadsLast, threads);
       const machine = machineCpuTicks();
       const pct = (ms: number): string => `${((ms * 100) / (t - lastT)).toFixed(0)}%`;
       console.error(
         `[${o.label} ${((t - windowStartMs) / 1000).toFixed(0)}s] ${pages} pages, ` +
           `${(((pages - lastPages) * 1000) / (t - lastT)).toFixed(0)}/s, ` +
           `cpu ${(cpu / Math.max(pages, 1)).toFixed(2)} ms/page ` +
-          `(main thread ${pct(split.mainMs)}, busiest other ${pct(split.busiestOtherMs)}, rest ${pct(split.restMs)}, ` +
+          `(main thread${pids.length > 1 ? 's' : ''} ${pct(split.mainMs)}, busiest other ${pct(split.busiestOtherMs)}, rest ${pct(split.restMs)}, ` +
           `machine ${(((machine.busy - machineLast.busy) * 100) / Math.max(machine.total - machineLast.total, 1)).toFixed(0)}% busy), ` +
-          `rss ${processMemoryMb(pid).rssMb.toFixed(0)} MB`,
+          `rss ${memoryOf().rssMb.toFixed(0)} MB`,
       );
       lastPages = pages;
       lastT = t;
@@ -169,25 +204,25 @@ export async function measureChild(o: MeasureOptions): Promise<Measured> {
     }
 
     // 3. Close the window: sample, then SIGTERM and wait for the drain.
-    const cpuMs = processCpuMs(pid) - cpu0;
-    const threads1 = threadCpuMs(pid);
+    const cpuMs = cpuOf() - cpu0;
+    const threads1 = threadsOf();
     const machine1 = machineCpuTicks();
-    const { peakRssMb } = processMemoryMb(pid);
+    const { peakRssMb } = memoryOf();
     const windowEndMs = logClockMs();
-    child.kill('SIGTERM');
+    for (const c of children) c.kill('SIGTERM');
     const timeout = sleep(o.drainTimeoutMs ?? 60_000).then(() => 'timeout' as const);
     if ((await Promise.race([exited, timeout])) === 'timeout') {
       console.error(`${o.label} did not exit after SIGTERM; killing it`);
-      child.kill('SIGKILL');
+      for (const c of children) c.kill('SIGKILL');
       await exited;
     }
     return {
-      pid,
+      pids,
       windowStartMs,
       windowEndMs,
       startupMs: windowStartMs - spawnedAt,
       startupCpuMs: cpu0,
-      threadsCpuMs: threadCpuSplit(pid, threads0, threads1),
+      threadsCpuMs: splitOf(threads0, threads1),
       machineBusy: (machine1.busy - machine0.busy) / Math.max(machine1.total - machine0.total, 1),
       cpuMs,
       peakRssMb,
@@ -197,8 +232,8 @@ export async function measureChild(o: MeasureOptions): Promise<Measured> {
     };
   } finally {
     tail.close();
-    if (alive()) {
-      child.kill('SIGKILL');
+    if (anyAlive()) {
+      for (const c of children) c.kill('SIGKILL');
       await exited;
     }
   }

@@ -41,6 +41,11 @@ export interface AgentResources {
   log: Logger;
   /** Counters for heartbeats and the summary. */
   counters: AgentCounters;
+  /**
+   * Aborted when the agent stops: no request starts after it, waits for a host's turn end at
+   * once, and every lease completes with its unstarted URLs back in the frontier.
+   */
+  stop: AbortSignal;
 }
 
 export interface AgentCounters {
@@ -49,4 +54,11 @@ export interface AgentCounters {
   bytes: number;
   robotsDenied: number;
   linksEnqueued: number;
+  /**
+   * Page requests the network guard refused (the host's address is private or invalid). A host
+   * refused at its robots.txt is parked instead: the frontier dead-letters its URLs.
+   */
+  addressRefused: number;
+  /** Discovered links kept out of the frontier by the trap rules (length, depth, repeats). */
+  trapRefused: number;
 }

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleepUnlessStopped } from './lease/host-pacer';
 import { join } from 'node:path';
 import type { Config } from '@crawler/shared/config';
 import { openFrontier, type HostLease } from '@crawler/frontier';
@@ -39,7 +39,6 @@ export function agentsKey(prefix: string): string {
  */
 export class CrawlAgent {
   private readonly active = new Map<string, Promise<void>>();
-  private stopping = false;
   private loop: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
 
@@ -48,7 +47,13 @@ export class CrawlAgent {
     private readonly redis: RedisClient,
     /** Prometheus metrics, derived from the telemetry rows this agent emits. */
     readonly metrics: AgentMetrics,
+    /** Aborts `r.stop`. */
+    private readonly stopper: AbortController,
   ) {}
+
+  private get stopping(): boolean {
+    return this.stopper.signal.aborted;
+  }
 
   /** What this agent has done so far. */
   get counters(): AgentCounters {
@@ -139,6 +144,8 @@ export class CrawlAgent {
       bytes: 0,
       robotsDenied: 0,
       linksEnqueued: 0,
+      addressRefused: 0,
+      trapRefused: 0,
     };
     const settings = new LiveSettings({
       redis,
@@ -150,6 +157,7 @@ export class CrawlAgent {
       log,
     });
     await settings.start(SETTINGS_REFRESH_MS);
+    const stopper = new AbortController();
     holder.agent = new CrawlAgent(
       {
         config,
@@ -171,9 +179,11 @@ export class CrawlAgent {
           threads: config.AGENT_PARSE_THREADS || undefined,
           onWorkerError: (err) => log.warn({ err }, 'parse worker failed'),
         }),
+        stop: stopper.signal,
       },
       redis,
       metrics,
+      stopper,
     );
     return holder.agent;
   }
@@ -190,9 +200,13 @@ export class CrawlAgent {
     this.heartbeat = setInterval(() => void this.beat(), 5000);
   }
 
-  /** Drains: no new leases, in-flight fetches finish, leases complete, WARC closes. */
+  /**
+   * Drains: no new lease and no new request; in-flight fetches finish (bounded by the fetch
+   * timeouts); every lease completes at once with its unstarted URLs back at the head of their
+   * hosts' queues; links, telemetry and feed are flushed and the WARC file closes.
+   */
   async stop(): Promise<void> {
-    this.stopping = true;
+    this.stopper.abort();
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.loop;
     await Promise.allSettled(this.active.values());
@@ -227,12 +241,12 @@ export class CrawlAgent {
       for (const lease of leases) this.track(lease);
       // Poll fast while work flows, slower when the frontier has nothing ready.
       idleMs = leases.length > 0 ? 20 : Math.min(idleMs * 2, 250);
-      await sleep(room > 0 ? idleMs : 50);
+      await sleepUnlessStopped(room > 0 ? idleMs : 50, this.stopper.signal);
     }
   }
 
   private track(lease: HostLease): void {
-    const task = processLease(this.r, lease, () => this.stopping)
+    const task = processLease(this.r, lease)
       .catch((err: unknown) => this.r.log.error({ err, host: lease.host }, 'lease failed'))
       .finally(() => this.active.delete(lease.leaseId));
     this.active.set(lease.leaseId, task);

@@ -596,6 +596,47 @@ export class Frontier {
   }
 
   /**
+   * Dead letters held now, by reason (`robots_unavailable`, `private_address`, `http_503`…),
+   * summed over shards. Letters parked before these counts existed are not in them.
+   */
+  async deadLettersByReason(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    const all = await Promise.all(
+      Array.from({ length: this.shards }, (_, s) => this.redis.hgetall(this.keys.stats(s))),
+    );
+    for (const fields of all)
+      for (const [field, value] of Object.entries(fields)) {
+        const n = Number(value);
+        if (!field.startsWith('dead:') || !(n > 0)) continue;
+        const reason = field.slice('dead:'.length);
+        out[reason] = (out[reason] ?? 0) + n;
+      }
+    return out;
+  }
+
+  /**
+   * Hosts whose daily page budget is spent, waiting in the ready set for the next UTC day (where
+   * the lease script puts them), and the URLs queued on them.
+   */
+  async budgetSpent(): Promise<{ hosts: number; urls: number }> {
+    const [sec] = await this.redis.time();
+    const tomorrow = (Math.floor(Number(sec) / 86_400) + 1) * 86_400_000;
+    const perShard = await Promise.all(
+      Array.from({ length: this.shards }, async (_, s) => {
+        const hosts = await this.redis.zrangebyscore(this.keys.ready(s), tomorrow, tomorrow);
+        const queued = await Promise.all(
+          hosts.map((h) => this.redis.hget(this.keys.host(s, h), 'n')),
+        );
+        return { hosts: hosts.length, urls: queued.reduce((a, n) => a + Number(n ?? 0), 0) };
+      }),
+    );
+    return perShard.reduce((a, b) => ({ hosts: a.hosts + b.hosts, urls: a.urls + b.urls }), {
+      hosts: 0,
+      urls: 0,
+    });
+  }
+
+  /**
    * The host's live policy: blocked, and its gap in ms (the default when it has none). Agents read
    * it before every request, so a block or a rate change applies at once, even mid-lease.
    */

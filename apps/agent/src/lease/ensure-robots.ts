@@ -5,24 +5,34 @@ import { headerValue } from '../fetch/http-client';
 import type { RobotsState } from '../robots/robots-cache';
 import type { HostPacer } from './host-pacer';
 import { archiveResponse, responseFields, telemetryRow } from './archive-response';
+import { isAddressRefusal, type AddressRefusal } from './lease-run';
 
 const MAX_ROBOTS_REDIRECTS = 5;
 
+/** robots.txt could not be requested: the network guard refuses the host's own address. */
+export interface AddressRefused {
+  kind: 'disallow_all';
+  failures: number;
+  refused: AddressRefusal;
+}
+
 /**
  * The robots state of an origin, fetching robots.txt when it is not cached: with the same client,
- * user agent and network path as pages, at the host's pace, following up to 5 redirects.
+ * user agent and network path as pages, at the host's pace, following up to 5 redirects. Null
+ * when the agent stopped while waiting for the host's turn (no request was started).
  */
 export async function ensureRobots(
   r: AgentResources,
   origin: string,
   host: string,
   pacer: HostPacer,
-): Promise<RobotsState> {
+): Promise<RobotsState | AddressRefused | null> {
   const cached = await r.robots.cached(origin);
   if (cached) return cached.state;
   let url = `${origin}/robots.txt`;
   for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
-    await pacer.wait();
+    await pacer.wait(r.stop);
+    if (r.stop.aborted) return null;
     const fetchedAt = new Date();
     const base = { urlFp: urlFingerprint(url), url, host, depth: 0, fetchedAt };
     const started = performance.now();
@@ -64,6 +74,9 @@ export async function ensureRobots(
           fetch_ms: Math.round(performance.now() - started),
         }),
       );
+      // Not a robots.txt outcome: none of the host's URLs can ever be fetched (robotsUnavailable).
+      if (hop === 0 && isAddressRefusal(err.code))
+        return { kind: 'disallow_all', failures: 0, refused: err.code };
       return r.robots.record(origin, { error: /timeout/.test(err.code) ? 'timeout' : 'network' });
     }
   }

@@ -14,6 +14,7 @@ import {
 } from './archive-response';
 import { conditionalHeaders } from './conditional-headers';
 import { followHtml } from './follow-html';
+import { isAddressRefusal } from './lease-run';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Statuses that mean "not now": the URL is retried later and the host backs off. */
@@ -50,7 +51,8 @@ export async function fetchAndRecord(
   } catch (err) {
     if (!(err instanceof FetchError)) throw err;
     pacer.done(performance.now() - started);
-    r.counters.errors++;
+    if (isAddressRefusal(err.code)) r.counters.addressRefused++;
+    else r.counters.errors++;
     r.telemetry.push(
       telemetryRow(r, base, {
         error_code: err.code,

@@ -5,6 +5,7 @@ import { discoverLinks } from '../parse/discover-links';
 import { toExtractedPage } from '../parse/parse-page';
 import { ParsePoolError } from '../parse/parse-pool';
 import type { ArchivedResponse } from './archive-response';
+import { trapDrops } from './lease-run';
 
 /** What parsing a page adds to its telemetry row. */
 export interface HtmlOutcome {
@@ -52,6 +53,7 @@ export async function followHtml(
     maxPathSegments: 16,
     maxDepth: r.settings.maxDepth(),
   });
+  r.counters.trapRefused += trapDrops(found.dropped);
   if (found.urls.length > 0) {
     // Hosts met now are likely leased soon: have their addresses ready by then.
     r.http.prefetchDns(found.urls.map((u) => u.host));

@@ -1,5 +1,36 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** Wake-ups of the sleeps pending on each stop signal: one abort listener per signal. */
+const pendingWakeUps = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Sleeps `ms`, or less when `stop` aborts first; never rejects. Thousands of leases sleep on the
+ * same signal at once, so each sleep is a plain timer in a set (no listener of its own).
+ */
+export async function sleepUnlessStopped(ms: number, stop?: AbortSignal): Promise<void> {
+  if (!stop) return void (await sleep(ms));
+  if (stop.aborted) return;
+  let wakeUps = pendingWakeUps.get(stop);
+  if (!wakeUps) {
+    const set = new Set<() => void>();
+    stop.addEventListener('abort', () => {
+      for (const wake of set) wake();
+    });
+    pendingWakeUps.set(stop, set);
+    wakeUps = set;
+  }
+  const pending = wakeUps;
+  await new Promise<void>((resolve) => {
+    const wake = (): void => {
+      clearTimeout(timer);
+      pending.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    pending.add(wake);
+  });
+}
+
 /**
  * Added to every gap. The agent counts a gap from when it saw a response end; a server under
  * load may log that end a little later than it sent it, and must still see the full gap.
@@ -40,10 +71,13 @@ export class HostPacer {
     this.gapMs = Math.max(this.gapMs, ms);
   }
 
-  /** Waits until the host's next turn (timers may fire early by a fraction of a ms: re-check). */
-  async wait(): Promise<void> {
-    for (let wait = this.remainingMs(); wait > 0; wait = this.remainingMs())
-      await sleep(Math.ceil(wait) + 1);
+  /**
+   * Waits until the host's next turn (timers may fire early by a fraction of a ms: re-check), or
+   * until `stop` aborts: a stopping agent does not sit out a gap it will not use.
+   */
+  async wait(stop?: AbortSignal): Promise<void> {
+    for (let wait = this.remainingMs(); wait > 0 && !stop?.aborted; wait = this.remainingMs())
+      await sleepUnlessStopped(Math.ceil(wait) + 1, stop);
   }
 
   /** Records the end of a request that took `fetchMs`. */

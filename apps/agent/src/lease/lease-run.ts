@@ -1,5 +1,7 @@
 import type { HostLease, LeasedUrl } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
+import type { FetchErrorCode } from '../fetch/fetch-error';
+import type { TrapRule } from '@crawler/shared/traps';
 import { telemetryRow } from './archive-response';
 
 /** How a lease's URLs went: how many were processed, and why it stopped early, if it did. */
@@ -18,13 +20,42 @@ export function stopStartingAt(r: AgentResources, lease: HostLease, receivedAt: 
   return receivedAt + lease.leaseMs - r.config.FETCH_TOTAL_TIMEOUT_MS * 2 - 2000;
 }
 
+/** The network guard's refusals: an address the crawler must not connect to. */
+export type AddressRefusal = Extract<FetchErrorCode, 'private_address' | 'invalid_address'>;
+export function isAddressRefusal(code: FetchErrorCode): code is AddressRefusal {
+  return code === 'private_address' || code === 'invalid_address';
+}
+
 /**
  * robots.txt answered 5xx or could not be fetched: fetch nothing, retry later with backoff, and
- * park the host once it has failed ROBOTS_MAX_FAILURES times.
+ * park the host once it has failed ROBOTS_MAX_FAILURES times. When the network guard refused the
+ * host's own address no URL of it can ever be fetched: the host is parked at once, with that code
+ * as the reason of its dead letters.
  */
-export function robotsUnavailable(r: AgentResources, failures: number, run: LeaseRun): void {
-  if (failures >= r.config.ROBOTS_MAX_FAILURES) run.parkReason = 'robots_unavailable';
-  else run.extraDelayMs = r.config.ROBOTS_RETRY_BASE_MS * 2 ** (failures - 1);
+export function robotsUnavailable(
+  r: AgentResources,
+  robots: { failures: number; refused?: AddressRefusal },
+  run: LeaseRun,
+): void {
+  if (robots.refused) run.parkReason = robots.refused;
+  else if (robots.failures >= r.config.ROBOTS_MAX_FAILURES) run.parkReason = 'robots_unavailable';
+  else run.extraDelayMs = r.config.ROBOTS_RETRY_BASE_MS * 2 ** (robots.failures - 1);
+}
+
+/** discoverLinks' drop reasons that are trap rules (the normalizer's length cap is one too). */
+const TRAP_DROPS: ReadonlyArray<TrapRule | 'too_long'> = [
+  'url_too_long',
+  'too_long',
+  'path_too_deep',
+  'repeated_segments',
+  'too_deep',
+];
+
+/** Links of a page the trap rules kept out, from discoverLinks' drops by reason. */
+export function trapDrops(dropped: Readonly<Record<string, number>>): number {
+  let n = 0;
+  for (const reason of TRAP_DROPS) n += dropped[reason] ?? 0;
+  return n;
 }
 
 /** A URL robots.txt keeps us from: recorded (not a fetch attempt), never requested. */

@@ -14,11 +14,7 @@ import { robotsAllows, crawlDelayMs } from '../robots/robots-cache';
  * work-concurrently.ts). Completes the lease with how many URLs were processed;
  * the rest return to the head of the host's queue.
  */
-export async function processLease(
-  r: AgentResources,
-  lease: HostLease,
-  shouldStop: () => boolean,
-): Promise<void> {
+export async function processLease(r: AgentResources, lease: HostLease): Promise<void> {
   const receivedAt = performance.now();
   const pacer = new HostPacer(lease.gapMs, 0, 10, 30_000, (ms) => r.lag.serverMs(ms));
   await r.policies.load(lease.host);
@@ -26,8 +22,8 @@ export async function processLease(
   try {
     run =
       lease.maxConnections > 1
-        ? await workUrlsConcurrently(r, lease, pacer, shouldStop, receivedAt)
-        : await workUrls(r, lease, pacer, shouldStop, receivedAt);
+        ? await workUrlsConcurrently(r, lease, pacer, receivedAt)
+        : await workUrls(r, lease, pacer, receivedAt);
   } finally {
     r.policies.forget(lease.host);
   }
@@ -58,19 +54,20 @@ async function workUrls(
   r: AgentResources,
   lease: HostLease,
   pacer: HostPacer,
-  shouldStop: () => boolean,
   receivedAt: number,
 ): Promise<LeaseRun> {
   const stopAt = stopStartingAt(r, lease, receivedAt);
   const run: LeaseRun = { processed: 0, failure: null, extraDelayMs: 0 };
   // The live policy is pushed to the agent, so checking it before every request costs nothing.
   const blocked = () => r.policies.get(lease.host)?.blocked === true;
+  const shouldStop = () => r.stop.aborted;
   for (const entry of lease.urls) {
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
     const origin = new URL(entry.url).origin;
     const robots = await ensureRobots(r, origin, lease.host, pacer);
+    if (robots === null) break; // the agent stopped while waiting for the host's turn
     if (robots.kind === 'disallow_all') {
-      robotsUnavailable(r, robots.failures, run);
+      robotsUnavailable(r, robots, run);
       break;
     }
     pacer.setCrawlDelay(crawlDelayMs(robots));
@@ -83,7 +80,7 @@ async function workUrls(
     // An operator's block or rate change applies at once, even in the middle of a lease.
     if (blocked()) break;
     pacer.setBaseGap(r.policies.get(lease.host)?.gapMs ?? lease.gapMs);
-    await pacer.wait();
+    await pacer.wait(r.stop);
     // A drain (SIGTERM) that began during the wait starts no new request.
     if (shouldStop() || blocked()) break;
     run.failure = (await fetchAndRecord(r, lease.host, entry, pacer)).retry;

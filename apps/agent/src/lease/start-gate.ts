@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { SAFETY_MARGIN_MS } from './host-pacer';
+import { SAFETY_MARGIN_MS, sleepUnlessStopped } from './host-pacer';
 
 /**
  * Spaces the starts of requests to one host by its gap when several may be in flight at once
@@ -13,12 +12,15 @@ export class StartGate {
 
   constructor(private readonly gapMs: () => number) {}
 
-  /** Resolves at the caller's turn, which starts now. */
-  turn(): Promise<void> {
+  /**
+   * Resolves at the caller's turn, which starts now; or early, without taking a turn, when
+   * `stop` aborts (the caller then starts nothing).
+   */
+  turn(stop?: AbortSignal): Promise<void> {
     const mine = this.queue.then(async () => {
-      for (let wait = this.remainingMs(); wait > 0; wait = this.remainingMs())
-        await sleep(Math.ceil(wait) + 1);
-      this.lastStartMs = performance.now();
+      for (let wait = this.remainingMs(); wait > 0 && !stop?.aborted; wait = this.remainingMs())
+        await sleepUnlessStopped(Math.ceil(wait) + 1, stop);
+      if (!stop?.aborted) this.lastStartMs = performance.now();
     });
     this.queue = mine;
     return mine;

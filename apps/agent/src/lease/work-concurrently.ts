@@ -1,6 +1,6 @@
 import type { HostLease } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
-import { crawlDelayMs, robotsAllows } from '../robots/robots-cache';
+import { crawlDelayMs, robotsAllows, type RobotsState } from '../robots/robots-cache';
 import { ensureRobots } from './ensure-robots';
 import { fetchAndRecord } from './fetch-and-record';
 import { HostPacer } from './host-pacer';
@@ -24,20 +24,21 @@ export async function workUrlsConcurrently(
   r: AgentResources,
   lease: HostLease,
   pacer: HostPacer,
-  shouldStop: () => boolean,
   receivedAt: number,
 ): Promise<LeaseRun> {
   const stopAt = stopStartingAt(r, lease, receivedAt);
   const run: LeaseRun = { processed: 0, failure: null, extraDelayMs: 0 };
   const policy = () => r.policies.get(lease.host);
   const blocked = () => policy()?.blocked === true;
+  const shouldStop = () => r.stop.aborted;
 
-  const robotsOf = new Map<string, Awaited<ReturnType<typeof ensureRobots>>>();
+  const robotsOf = new Map<string, RobotsState>();
   for (const origin of new Set(lease.urls.map((u) => new URL(u.url).origin))) {
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) return run;
     const robots = await ensureRobots(r, origin, lease.host, pacer);
+    if (robots === null) return run; // the agent stopped while waiting for the host's turn
     if (robots.kind === 'disallow_all') {
-      robotsUnavailable(r, robots.failures, run);
+      robotsUnavailable(r, robots, run);
       return run;
     }
     pacer.setCrawlDelay(crawlDelayMs(robots));
@@ -48,7 +49,7 @@ export async function workUrlsConcurrently(
   const gapMs = () => Math.max(policy()?.gapMs ?? lease.gapMs, crawlDelay);
   const gate = new StartGate(gapMs);
   // After a robots.txt request, the first page waits the host's turn.
-  await pacer.wait();
+  await pacer.wait(r.stop);
 
   const n = lease.urls.length;
   const done = new Array<boolean>(n).fill(false);
@@ -64,8 +65,8 @@ export async function workUrlsConcurrently(
   await Promise.all(
     connections.map(async (own) => {
       while (!stop && next < n) {
-        await own.wait();
-        await gate.turn();
+        await own.wait(r.stop);
+        await gate.turn(r.stop);
         if (stop || next >= n) return;
         if (shouldStop() || blocked() || performance.now() > stopAt) {
           stop = true;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
@@ -78,7 +79,21 @@ export function defaultParseThreads(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
-const WORKER_FILE = fileURLToPath(new URL('./parse-worker.mjs', import.meta.url));
+/**
+ * The file each worker thread runs. Compiled (`npm run build`), this module is part of a bundle
+ * such as `apps/agent/dist/main.js`, and the worker is the compiled `parse-worker.js` beside it.
+ * Run from source (vitest, `node --import tsx`), it is `parse-worker.mjs`, which loads the
+ * TypeScript worker through tsx.
+ */
+export function parseWorkerFile(moduleUrl: string = import.meta.url): string {
+  const fromSource = /\.[cm]?tsx?$/.test(new URL(moduleUrl).pathname);
+  if (fromSource) return fileURLToPath(new URL('./parse-worker.mjs', moduleUrl));
+  const compiled = fileURLToPath(new URL('./parse-worker.js', moduleUrl));
+  if (!existsSync(compiled)) {
+    throw new Error(`the parse worker ${compiled} is missing: run \`npm run build\``);
+  }
+  return compiled;
+}
 
 /** The buffer to move for `body`, when moving is possible: a whole, non-shared ArrayBuffer. */
 function movableBuffer(body: Uint8Array): ArrayBuffer | null {
@@ -93,20 +108,22 @@ function movableBuffer(body: Uint8Array): ArrayBuffer | null {
 /**
  * Starts a pool of worker threads that run `parsePage` (piscina). The pool admits one parse
  * per thread and queues the rest in FIFO order, so a parse's timeout starts when a thread
- * takes it. Workers load the TypeScript parser through tsx, so this works under vitest and
- * under `node --import tsx` alike.
+ * takes it. Workers run the compiled `parse-worker.js` next to the bundle in production and
+ * load the TypeScript parser through tsx from source (vitest, `node --import tsx`): see
+ * {@link parseWorkerFile}.
  */
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
   const piscina = new Piscina<ParsePageInput, ParsedPage>({
-    filename: WORKER_FILE,
+    filename: parseWorkerFile(),
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
     concurrentTasksPerWorker: 1,
-    // The shim loads TypeScript by itself; inherited flags (`--input-type`, `--eval`, a
-    // second `--import tsx`) would only make the worker's start depend on how Node was run.
+    // The worker needs no flags (compiled, or the shim loads TypeScript by itself); inherited
+    // ones (`--input-type`, `--eval`, a second `--import tsx`) would only make the worker's
+    // start depend on how Node was run.
     execArgv: [],
     resourceLimits: {
       maxOldGenerationSizeMb: options.maxHeapMb ?? 1024,

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '@crawler/shared/config';
 import { createLogger } from '@crawler/shared/log';
-import { oneShotCrawl } from './one-shot-crawl';
+import { formatRefusals, oneShotCrawl } from './one-shot-crawl';
 import { apiCall } from './api-call';
 import { ACCOUNT_USAGE, auditCommand, tokensCommand, usersCommand } from './account-commands';
 import { print, UsageError } from './cli-output';
@@ -15,7 +15,8 @@ Usage:
   crawler crawl --seeds FILE [--duration S] [--max-pages N] [--out DIR] [--ua-token T]
                 [--gap-ms MS] [--depth N] [--allow CIDR,...] [--dns-map FILE] [--concurrency N]
       One-shot crawl from the terminal: needs only Redis. Writes WARC files, an embedded
-      ClickHouse with one row per fetch, and summary.json under --out (default ./out).
+      ClickHouse with one row per fetch, and summary.json under --out (default ./out), and
+      nothing elsewhere. Ends once nothing fetchable is left; counts what it refused, and why.
   crawler seeds add [--file FILE] [--priority N] [--list NAME] [URL ...]
                                     add seeds through the API (to a named seed list)
   crawler seeds list [--list NAME] [--limit N] [--cursor C]  stored seeds, oldest first
@@ -109,7 +110,7 @@ async function crawl(args: string[]): Promise<number> {
       outDir,
       onProgress: (p) =>
         console.error(
-          `[${p.elapsedS.toFixed(0).padStart(4)}s] ${p.pages} pages  ${p.pagesPerS.toFixed(1)} pages/s  frontier ${p.queued} URLs on ${p.hosts} hosts  errors ${p.errors}`,
+          `[${p.elapsedS.toFixed(0).padStart(4)}s] ${p.pages} pages  ${p.pagesPerS.toFixed(1)} pages/s  frontier ${p.queued} URLs on ${p.hosts} hosts  errors ${p.errors}  ${formatRefusals(p.refused)}`,
         ),
     },
     abort.signal,
@@ -117,7 +118,7 @@ async function crawl(args: string[]): Promise<number> {
   writeFileSync(join(outDir, 'summary.json'), JSON.stringify(summary, null, 2));
   for (const r of summary.rejectedSeeds) console.error(`seed refused: ${r.url} (${r.reason})`);
   console.error(
-    `done (${summary.stoppedBy}): ${summary.pages} pages in ${summary.seconds.toFixed(1)}s, ${summary.errors} errors, ${summary.robotsDenied} denied by robots.txt; WARC in ${summary.warcDir}`,
+    `done (${summary.stoppedBy}): ${summary.pages} pages in ${summary.seconds.toFixed(1)}s, ${summary.errors} errors, ${formatRefusals(summary.refused)}; ${summary.warcFiles} WARC files in ${summary.warcDir}`,
   );
   console.log(JSON.stringify(summary));
   return 0;

@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlAgent } from '@crawler/agent';
-import { openFrontier } from '@crawler/frontier';
+import { openFrontier, type Frontier } from '@crawler/frontier';
 import { openAnalytics } from '@crawler/shared/analytics';
 import type { Config } from '@crawler/shared/config';
 import type { Logger } from '@crawler/shared/log';
+import { SHIPPED_SUFFIX } from '@crawler/shared/storage';
 
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/shared/redis';
 import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/shared/url';
@@ -17,7 +19,10 @@ export interface OneShotOptions {
   durationS: number;
   /** Stop after this many fetches (0 = no limit). */
   maxPages: number;
-  /** Folder for WARC files, ClickHouse data and summary.json. */
+  /**
+   * Folder for WARC files, ClickHouse data and summary.json: the crawl's DATA_DIR, so nothing is
+   * written outside it (WARC files go elsewhere only when S3_BUCKET is configured).
+   */
   outDir: string;
   /** Called every ~2 s with progress. */
   onProgress?: (p: Progress) => void;
@@ -32,6 +37,22 @@ export interface Progress {
   queued: number;
   hosts: number;
   errors: number;
+  refused: Refusals;
+}
+
+/** URLs the crawl did not fetch, and will not, by why. */
+export interface Refusals {
+  /** Disallowed by their site's robots.txt. */
+  robots: number;
+  /**
+   * Their host's address is one the network guard refuses (loopback, private, link-local,
+   * metadata… unless CRAWLER_NETWORK_ALLOW / --allow names it).
+   */
+  network: number;
+  /** Discovered links kept out by the trap rules (URL length, path depth, repeats, --depth). */
+  trap: number;
+  /** Left queued on hosts whose daily page budget (HOST_DAILY_BUDGET) is spent. */
+  budget: number;
 }
 
 export interface OneShotSummary {
@@ -39,11 +60,18 @@ export interface OneShotSummary {
   errors: number;
   bytes: number;
   robotsDenied: number;
+  refused: Refusals;
   seconds: number;
   pagesPerS: number;
   rejectedSeeds: Array<{ url: string; reason: string }>;
   stoppedBy: 'done' | 'duration' | 'max_pages' | 'signal';
+  /**
+   * The folder holding this crawl's `.warc.gz` files (`<out>/warc/crawl/<day>/<agent>/<run>`),
+   * or `s3://<bucket>/<that key prefix>/` when they were shipped to S3 and not kept locally.
+   */
   warcDir: string;
+  /** WARC files this crawl wrote. */
+  warcFiles: number;
   analyticsRows: number;
   deadLetters: number;
 }
@@ -51,7 +79,9 @@ export interface OneShotSummary {
 /**
  * A crawl from the terminal, as users of wget or Scrapy expect: a frontier of its own in Redis
  * (a fresh key prefix, removed at the end), one agent in this process, telemetry into an
- * embedded ClickHouse under the output folder. Ends when the frontier is idle, the time or page
+ * embedded ClickHouse under the output folder. The output folder is the crawl's DATA_DIR: WARC
+ * files are written (and stay) under `<out>/warc`, unless S3 is configured. Ends when nothing
+ * fetchable is left (no lease open, no host waiting but for its daily budget), the time or page
  * budget is spent, or `signal` aborts; in-flight fetches always finish and the WARC closes.
  */
 export async function oneShotCrawl(
@@ -60,10 +90,15 @@ export async function oneShotCrawl(
   opts: OneShotOptions,
   signal?: AbortSignal,
 ): Promise<OneShotSummary> {
-  mkdirSync(opts.outDir, { recursive: true });
+  const outDir = resolve(opts.outDir);
+  mkdirSync(outDir, { recursive: true });
+  // The agent's local object store is DATA_DIR/warc, the folder it writes WARC files to: they
+  // stay there (a file is its own object), and the feed's staging folder is DATA_DIR/tmp.
+  const crawlConfig: Config = { ...config, DATA_DIR: outDir };
+  const warcRoot = join(outDir, 'warc');
   const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
   const ingestRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
-  const analytics = await openAnalytics({ path: join(opts.outDir, 'clickhouse') });
+  const analytics = await openAnalytics({ path: join(outDir, 'clickhouse') });
   await analytics.migrate();
   const frontier = await openFrontier(config, redis);
   const rejectedSeeds: OneShotSummary['rejectedSeeds'] = [];
@@ -84,8 +119,8 @@ export async function oneShotCrawl(
 
   const ingest = new TelemetryIngest(ingestRedis, analytics, config.REDIS_PREFIX, 'one-shot', log);
   await ingest.start();
-  const warcDir = join(opts.outDir, 'warc');
-  const agent = await CrawlAgent.create(config, redis, log, { warcDir });
+  const earlierWarc = await listWarcFiles(warcRoot);
+  const agent = await CrawlAgent.create(crawlConfig, redis, log, { warcDir: warcRoot });
   const started = performance.now();
   agent.start();
 
@@ -99,10 +134,11 @@ export async function oneShotCrawl(
     if (signal?.aborted) stoppedBy = 'signal';
     else if (elapsed >= opts.durationS) stoppedBy = 'duration';
     else if (opts.maxPages > 0 && agent.counters.fetched >= opts.maxPages) stoppedBy = 'max_pages';
-    else if (agent.activeLeases === 0 && (await frontier.isIdle())) stoppedBy = 'done';
+    else if (agent.activeLeases === 0 && (await nothingFetchableLeft(frontier))) stoppedBy = 'done';
     else {
       if (++ticks % 8 === 0 && opts.onProgress) {
         const s = await frontier.stats();
+        const refused = await refusals(agent, frontier);
         const now = performance.now();
         const pages = agent.counters.fetched;
         opts.onProgress({
@@ -112,6 +148,7 @@ export async function oneShotCrawl(
           queued: s.queuedUrls,
           hosts: s.hosts,
           errors: agent.counters.errors,
+          refused,
         });
         lastPages = pages;
         lastT = now;
@@ -125,17 +162,21 @@ export async function oneShotCrawl(
   await ingest.stop();
   await ingest.drain();
   const deadLetters = (await frontier.stats()).deadLetters;
+  const refused = await refusals(agent, frontier);
+  const warc = whereWarcIs(warcRoot, earlierWarc, await listWarcFiles(warcRoot), crawlConfig);
   const c = agent.counters;
   const summary: OneShotSummary = {
     pages: c.fetched,
     errors: c.errors,
     bytes: c.bytes,
     robotsDenied: c.robotsDenied,
+    refused,
     seconds,
     pagesPerS: c.fetched / Math.max(seconds, 0.001),
     rejectedSeeds,
     stoppedBy,
-    warcDir,
+    warcDir: warc.dir,
+    warcFiles: warc.files,
     analyticsRows: ingest.ingested,
     deadLetters,
   };
@@ -144,4 +185,94 @@ export async function oneShotCrawl(
   ingestRedis.disconnect();
   await redis.quit();
   return summary;
+}
+
+/** The network guard's refusal codes, as dead-letter reasons of the hosts it parks. */
+const NETWORK_REFUSALS = ['private_address', 'invalid_address'] as const;
+
+/**
+ * Nothing more can be fetched: no lease is open and every host still scheduled is waiting for
+ * the next UTC day because its daily budget is spent. A URL that can never be fetched (refused
+ * address, robots.txt that keeps failing, attempts used up) is a dead letter by then, not queued.
+ */
+async function nothingFetchableLeft(frontier: Frontier): Promise<boolean> {
+  const s = await frontier.stats();
+  if (s.openLeases > 0) return false;
+  if (s.scheduledHosts === 0) return true;
+  return (await frontier.budgetSpent()).hosts >= s.scheduledHosts;
+}
+
+async function refusals(agent: CrawlAgent, frontier: Frontier): Promise<Refusals> {
+  const [dead, budget] = await Promise.all([
+    frontier.deadLettersByReason(),
+    frontier.budgetSpent(),
+  ]);
+  const c = agent.counters;
+  return {
+    robots: c.robotsDenied,
+    network: NETWORK_REFUSALS.reduce((n, reason) => n + (dead[reason] ?? 0), c.addressRefused),
+    trap: c.trapRefused,
+    budget: budget.urls,
+  };
+}
+
+/** "refused: network 2, robots 1" (the reasons that occurred), or "refused: none". */
+export function formatRefusals(r: Refusals): string {
+  const parts = Object.entries(r)
+    .filter(([, n]) => n > 0)
+    .map(([reason, n]) => `${reason} ${n}`);
+  return `refused: ${parts.length > 0 ? parts.join(', ') : 'none'}`;
+}
+
+/**
+ * WARC files under `root` by object key, and whether each is on disk (false: only its `.shipped`
+ * marker is, the file went to S3).
+ */
+async function listWarcFiles(root: string): Promise<Map<string, boolean>> {
+  const found = new Map<string, boolean>();
+  let entries;
+  try {
+    entries = await readdir(root, { recursive: true, withFileTypes: true });
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return found;
+    throw err;
+  }
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const key = relative(root, join(e.parentPath, e.name)).split(sep).join('/');
+    if (key.endsWith('.warc.gz')) found.set(key, true);
+    else if (key.endsWith(`.warc.gz${SHIPPED_SUFFIX}`)) {
+      const file = key.slice(0, -SHIPPED_SUFFIX.length);
+      if (!found.has(file)) found.set(file, false);
+    }
+  }
+  return found;
+}
+
+/**
+ * Where this crawl's WARC files are: the folder (key prefix) of the files that were not there
+ * before it, on disk, or in the S3 bucket when they were shipped there and removed locally.
+ */
+function whereWarcIs(
+  root: string,
+  before: ReadonlyMap<string, boolean>,
+  after: ReadonlyMap<string, boolean>,
+  config: Config,
+): { dir: string; files: number } {
+  const mine = [...after].filter(([key]) => !before.has(key));
+  if (mine.length === 0) return { dir: root, files: 0 };
+  // The longest folder every key shares (one run writes one folder).
+  let folder = mine[0]![0].split('/').slice(0, -1);
+  for (const [key] of mine) {
+    const parts = key.split('/');
+    let i = 0;
+    while (i < folder.length && i < parts.length - 1 && folder[i] === parts[i]) i++;
+    folder = folder.slice(0, i);
+  }
+  const onDisk = mine.every(([, local]) => local);
+  const dir =
+    onDisk || config.S3_BUCKET.trim() === ''
+      ? join(root, ...folder)
+      : `s3://${config.S3_BUCKET.trim()}/${folder.map((p) => `${p}/`).join('')}`;
+  return { dir, files: mine.length };
 }

@@ -28,6 +28,11 @@ for _, raw in ipairs(scanned) do
     if d.q == 'r' then redis.call('SADD', prefix .. 'rq', fp) end
     redis.call('HINCRBY', hkey, 'n', 1)
     redis.call('HINCRBY', stats_key, 'queued', 1)
+    -- Letters from before the per-reason counts existed have none to lower.
+    local by_reason = 'dead:' .. tostring(d.r)
+    if tonumber(redis.call('HGET', stats_key, by_reason) or '0') > 0 then
+      redis.call('HINCRBY', stats_key, by_reason, -1)
+    end
     make_ready(ready_key, hkey, d.h)
     moved = moved + 1
   else

@@ -104,6 +104,13 @@ export const envSchema = z.object({
   AGENT_METRICS_PORT: int(0, 65535).default(9464),
   /** Address the metrics endpoint listens on (0.0.0.0 in containers). */
   AGENT_METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * Agent processes `npm start` / `npm run demo` run on this machine, each with its own id
+   * (`<AGENT_ID or hostname>-<n>`), metrics port (AGENT_METRICS_PORT + n − 1) and share of the
+   * parse threads. Default: half the cores, at least 1 (one agent at full speed keeps ~1.6 cores
+   * busy). Read by scripts/start.mjs, which checks it the same way; agents ignore it.
+   */
+  AGENT_PROCESSES: int(1, 256).optional(),
   /** Agent id; default hostname-pid. */
   AGENT_ID: z
     .string()
