@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { workerFile } from '@crawler/shared/workers';
 import type { ParsedPage, ParsePageInput } from './parse-page';
 
 /** Stable codes of {@link ParsePoolError}. */
@@ -79,22 +78,6 @@ export function defaultParseThreads(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
-/**
- * The file each worker thread runs. Compiled (`npm run build`), this module is part of a bundle
- * such as `apps/agent/dist/main.js`, and the worker is the compiled `parse-worker.js` beside it.
- * Run from source (vitest, `node --import tsx`), it is `parse-worker.mjs`, which loads the
- * TypeScript worker through tsx.
- */
-export function parseWorkerFile(moduleUrl: string = import.meta.url): string {
-  const fromSource = /\.[cm]?tsx?$/.test(new URL(moduleUrl).pathname);
-  if (fromSource) return fileURLToPath(new URL('./parse-worker.mjs', moduleUrl));
-  const compiled = fileURLToPath(new URL('./parse-worker.js', moduleUrl));
-  if (!existsSync(compiled)) {
-    throw new Error(`the parse worker ${compiled} is missing: run \`npm run build\``);
-  }
-  return compiled;
-}
-
 /** The buffer to move for `body`, when moving is possible: a whole, non-shared ArrayBuffer. */
 function movableBuffer(body: Uint8Array): ArrayBuffer | null {
   const buffer = body.buffer;
@@ -110,13 +93,13 @@ function movableBuffer(body: Uint8Array): ArrayBuffer | null {
  * per thread and queues the rest in FIFO order, so a parse's timeout starts when a thread
  * takes it. Workers run the compiled `parse-worker.js` next to the bundle in production and
  * load the TypeScript parser through tsx from source (vitest, `node --import tsx`): see
- * {@link parseWorkerFile}.
+ * `workerFile` in `@crawler/shared/workers`.
  */
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
   const piscina = new Piscina<ParsePageInput, ParsedPage>({
-    filename: parseWorkerFile(),
+    filename: workerFile(import.meta.url, 'parse-worker'),
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,

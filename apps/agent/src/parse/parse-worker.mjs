@@ -1,6 +1,6 @@
 // The parse worker when the agent runs from source (vitest, `node --import tsx`); compiled
-// processes (`npm run build`) run `dist/parse-worker.js` instead, chosen by `parseWorkerFile`
-// in parse-pool.ts.
+// processes (`npm run build`) run `dist/parse-worker.js` instead, chosen by `workerFile`
+// (`@crawler/shared/workers`).
 // Piscina starts its workers as plain Node threads and imports their file by path, so a
 // worker cannot load `parse-worker.ts` by itself: under vitest nothing transpiles TypeScript
 // in a new thread, and under `node --import tsx` whether the worker inherits the loader
