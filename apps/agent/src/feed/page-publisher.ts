@@ -2,6 +2,8 @@ import { pagePartition, pagesStreamKey, type ParsedPageMessage } from '@crawler/
 import type { RedisClient } from '@crawler/shared/redis';
 import { BufferedWriter } from '../streams/buffered-writer';
 
+const CLOSE_BRACE = Buffer.from('}');
+
 /** Stores a long page text under an object key (object storage). */
 export type TextStore = (key: string, text: string) => Promise<void>;
 
@@ -22,7 +24,7 @@ export interface PagePublisherOptions {
  * so a message never points at an object that is not there.
  */
 export class PagePublisher {
-  private readonly writer: BufferedWriter<{ partition: number; json: string }>;
+  private readonly writer: BufferedWriter<{ partition: number; json: Buffer }>;
 
   constructor(
     redis: RedisClient,
@@ -59,17 +61,42 @@ export class PagePublisher {
     page: Omit<ParsedPageMessage, 'text' | 'text_ref' | 'text_bytes'>,
     text: string,
   ): Promise<void> {
-    const textBytes = Buffer.byteLength(text);
-    let message: ParsedPageMessage;
-    if (textBytes > this.opts.inlineTextBytes) {
-      const ref = `text/${page.content_hash.slice(0, 2)}/${page.content_hash}.txt`;
-      await this.storeText(ref, text);
-      message = { ...page, text: '', text_ref: ref, text_bytes: textBytes };
-    } else message = { ...page, text, text_ref: '', text_bytes: textBytes };
-    this.writer.push({
-      partition: pagePartition(page.url_fp, this.opts.partitions),
-      json: JSON.stringify(message),
+    await this.publishEncoded(page, {
+      json: Buffer.from(JSON.stringify(text)),
+      bytes: Buffer.byteLength(text),
     });
+  }
+
+  /**
+   * {@link publish} with the text already encoded as a JSON string literal in UTF-8 (the parse
+   * worker does it): the message is spliced around it, so the event loop neither escapes nor
+   * re-encodes a page's text.
+   */
+  async publishEncoded(
+    page: Omit<ParsedPageMessage, 'text' | 'text_ref' | 'text_bytes'>,
+    text: { json: Uint8Array; bytes: number },
+  ): Promise<void> {
+    let json: Buffer;
+    if (text.bytes > this.opts.inlineTextBytes) {
+      const ref = `text/${page.content_hash.slice(0, 2)}/${page.content_hash}.txt`;
+      await this.storeText(ref, JSON.parse(Buffer.from(text.json).toString('utf8')) as string);
+      const message: ParsedPageMessage = {
+        ...page,
+        text: '',
+        text_ref: ref,
+        text_bytes: text.bytes,
+      };
+      json = Buffer.from(JSON.stringify(message));
+    } else {
+      const rest: Omit<ParsedPageMessage, 'text'> = {
+        ...page,
+        text_ref: '',
+        text_bytes: text.bytes,
+      };
+      const head = JSON.stringify(rest);
+      json = Buffer.concat([Buffer.from(`${head.slice(0, -1)},"text":`), text.json, CLOSE_BRACE]);
+    }
+    this.writer.push({ partition: pagePartition(page.url_fp, this.opts.partitions), json });
   }
 
   /** Resolves when every page published so far is in Redis (or re-queued after a failure). */

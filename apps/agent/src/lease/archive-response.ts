@@ -1,7 +1,7 @@
 import type { PriorCapture } from '@crawler/frontier';
 import { sha256Hex } from '@crawler/shared/dedupe';
 import type { TelemetryRow } from '@crawler/shared/messages';
-import type { HttpExchange, WarcLocation } from '@crawler/shared/warc';
+import type { EarlierCapture, HttpExchange, WarcLocation } from '@crawler/shared/warc';
 import type { AgentResources } from '../agent-resources';
 import type { HttpResponse } from '../fetch/http-client';
 
@@ -28,6 +28,8 @@ export async function archiveResponse(
   res: HttpResponse,
   fetchedAt: Date,
   prior?: PriorCapture,
+  /** How to archive it, when already decided ({@link planArchive}). */
+  planned?: ArchivePlan,
 ): Promise<ArchivedResponse> {
   const exchange = toExchange(res, fetchedAt);
   if (res.status === 304) {
@@ -50,6 +52,42 @@ export async function archiveResponse(
     };
   }
 
+  const plan = planned ?? (await planArchive(r, res, prior));
+  if (plan.original) {
+    const location = await r.warc.writeRevisit(exchange, {
+      profile: 'identical-payload-digest',
+      original: plan.original,
+    });
+    return {
+      location,
+      contentHash: plan.contentHash,
+      recordType: 'revisit',
+      change: plan.change,
+      duplicateOf: plan.original.url === res.url ? '' : plan.original.url,
+    };
+  }
+  return recordStored(r, res, fetchedAt, plan, await r.warc.writeExchange(exchange));
+}
+
+/** How a fetched body (not a 304) is archived: in full, or as a revisit of `original`. */
+export interface ArchivePlan {
+  contentHash: string;
+  change: TelemetryRow['change'];
+  /** A complete 2xx body: it goes into the content index once stored. */
+  complete: boolean;
+  /** The earlier capture this body repeats (same URL's prior, or any through the index). */
+  original: EarlierCapture | null;
+}
+
+/**
+ * Decides how to archive a response (not a 304): its SHA-256, its change against the URL's
+ * prior capture, and whether it repeats an earlier capture exactly (then it is a revisit).
+ */
+export async function planArchive(
+  r: AgentResources,
+  res: HttpResponse,
+  prior?: PriorCapture,
+): Promise<ArchivePlan> {
   const contentHash = sha256Hex(res.body);
   const complete = res.status >= 200 && res.status < 300 && !res.truncated && res.body.length > 0;
   const change: TelemetryRow['change'] = !complete
@@ -59,45 +97,41 @@ export async function archiveResponse(
       : prior.sha256 === contentHash
         ? 'unchanged'
         : 'changed';
-  if (complete) {
-    const same =
-      change === 'unchanged' && prior?.recordId && prior.payloadDigest && prior.capturedAt
-        ? {
-            recordId: prior.recordId,
-            url: res.url,
-            date: new Date(prior.capturedAt),
-            payloadDigest: prior.payloadDigest,
-          }
-        : null;
-    const origin = same ? null : r.config.DEDUPE_EXACT ? await r.content.lookup(contentHash) : null;
-    const original = same
-      ? same
-      : origin
-        ? {
-            recordId: origin.recordId,
-            url: origin.url,
-            date: new Date(origin.capturedAt),
-            payloadDigest: origin.payloadDigest,
-          }
-        : null;
-    if (original) {
-      const location = await r.warc.writeRevisit(exchange, {
-        profile: 'identical-payload-digest',
-        original,
-      });
-      return {
-        location,
-        contentHash,
-        recordType: 'revisit',
-        change,
-        duplicateOf: original.url === res.url ? '' : original.url,
-      };
-    }
+  if (!complete) return { contentHash, change, complete, original: null };
+  if (change === 'unchanged' && prior?.recordId && prior.payloadDigest && prior.capturedAt) {
+    const original = {
+      recordId: prior.recordId,
+      url: res.url,
+      date: new Date(prior.capturedAt),
+      payloadDigest: prior.payloadDigest,
+    };
+    return { contentHash, change, complete, original };
   }
+  const origin = r.config.DEDUPE_EXACT ? await r.content.lookup(contentHash) : null;
+  const original = origin
+    ? {
+        recordId: origin.recordId,
+        url: origin.url,
+        date: new Date(origin.capturedAt),
+        payloadDigest: origin.payloadDigest,
+      }
+    : null;
+  return { contentHash, change, complete, original };
+}
 
-  const location = await r.warc.writeExchange(exchange);
-  if (complete && r.config.DEDUPE_EXACT) {
-    await r.content.remember(contentHash, {
+/**
+ * A body stored in full at `location`: remembered in the content index (a complete one), so
+ * later copies become revisits of it.
+ */
+export async function recordStored(
+  r: AgentResources,
+  res: HttpResponse,
+  fetchedAt: Date,
+  plan: ArchivePlan,
+  location: WarcLocation,
+): Promise<ArchivedResponse> {
+  if (plan.complete && r.config.DEDUPE_EXACT) {
+    await r.content.remember(plan.contentHash, {
       recordId: location.recordId,
       capturedAt: fetchedAt.getTime(),
       payloadDigest: location.payloadDigest,
@@ -107,10 +141,17 @@ export async function archiveResponse(
       warcLength: location.length,
     });
   }
-  return { location, contentHash, recordType: 'response', change, duplicateOf: '' };
+  return {
+    location,
+    contentHash: plan.contentHash,
+    recordType: 'response',
+    change: plan.change,
+    duplicateOf: '',
+  };
 }
 
-function toExchange(res: HttpResponse, fetchedAt: Date): HttpExchange {
+/** The exchange as the WARC writer records it. */
+export function toExchange(res: HttpResponse, fetchedAt: Date): HttpExchange {
   return {
     url: res.url,
     fetchedAt,

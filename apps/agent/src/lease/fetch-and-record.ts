@@ -2,18 +2,19 @@ import { normalizeUrl, urlFingerprint, hostOf } from '@crawler/shared/url';
 import type { LeasedUrl } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
 import { FetchError } from '../fetch/fetch-error';
-import { headerValue } from '../fetch/http-client';
+import { headerValue, type HttpResponse } from '../fetch/http-client';
 import { parseRetryAfterMs } from '../fetch/parse-retry-after';
 import { enqueueSitemapEntries } from '../parse/enqueue-sitemap-entries';
 import type { HostPacer } from './host-pacer';
 import {
   archiveResponse,
+  planArchive,
   responseFields,
   telemetryRow,
   type ArchivedResponse,
 } from './archive-response';
 import { conditionalHeaders } from './conditional-headers';
-import { followHtml } from './follow-html';
+import { followHtml, type HtmlOutcome } from './follow-html';
 import { isAddressRefusal } from './lease-run';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -23,6 +24,17 @@ const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** A body to read links from: stored in full, or a duplicate of another URL (relative links differ). */
 function bodyIsNews(a: ArchivedResponse): boolean {
   return a.recordType === 'response' || a.duplicateOf !== '';
+}
+
+/** A whole 2xx HTML page (not a sitemap): parsed, its links followed, published to the feed. */
+function isHtmlPage(res: HttpResponse, entry: LeasedUrl): boolean {
+  return (
+    res.status >= 200 &&
+    res.status < 300 &&
+    HTML_TYPES.has(res.contentType) &&
+    !res.truncated &&
+    entry.source !== 'sitemap-file'
+  );
 }
 
 /** What the lease should do after a fetch: go on, or stop here and retry the URL later. */
@@ -66,11 +78,23 @@ export async function fetchAndRecord(
   r.counters.bytes += res.body.length;
   if (res.status >= 500 || res.truncated) r.counters.errors++;
 
-  const archived = await archiveResponse(r, res, fetchedAt, entry.prior);
+  let archived: ArchivedResponse;
+  let html: HtmlOutcome | null = null;
+  if (isHtmlPage(res, entry)) {
+    const plan = await planArchive(r, res, entry.prior);
+    if (plan.original === null)
+      ({ archived, html } = await followHtml(r, host, entry, res, fetchedAt, { plan }));
+    else {
+      archived = await archiveResponse(r, res, fetchedAt, entry.prior, plan);
+      // A copy of another URL's body: its relative links may lead elsewhere.
+      if (bodyIsNews(archived))
+        ({ html } = await followHtml(r, host, entry, res, fetchedAt, { archived }));
+    }
+  } else archived = await archiveResponse(r, res, fetchedAt, entry.prior);
   const fields = responseFields(res, archived);
   let redirectTo = '';
-  let simhash = '';
-  let errorCode = fields.error_code ?? '';
+  let simhash = html?.simhash ?? '';
+  let errorCode = html?.errorCode || (fields.error_code ?? '');
 
   if (res.status >= 300 && res.status < 400 && res.status !== 304) {
     const href = headerValue(res.headers, 'location');
@@ -92,19 +116,13 @@ export async function fetchAndRecord(
         r.http.prefetchDns([hostOf(n.url)]);
       }
     } else errorCode = 'bad_redirect';
-  } else if (!bodyIsNews(archived)) {
-    // Same URL, same body as its last capture (or a 304): its links are known already.
-  } else if (res.status >= 200 && res.status < 300 && entry.source === 'sitemap-file') {
-    await enqueueSitemapEntries(r, entry, res.body);
   } else if (
+    bodyIsNews(archived) &&
     res.status >= 200 &&
     res.status < 300 &&
-    HTML_TYPES.has(res.contentType) &&
-    !res.truncated
+    entry.source === 'sitemap-file'
   ) {
-    const html = await followHtml(r, host, entry, res, archived, fetchedAt);
-    if (html.errorCode) errorCode = html.errorCode;
-    simhash = html.simhash;
+    await enqueueSitemapEntries(r, entry, res.body);
   }
 
   r.telemetry.push(

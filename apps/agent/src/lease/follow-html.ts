@@ -1,10 +1,15 @@
 import type { LeasedUrl } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
 import { headerValue, type HttpResponse } from '../fetch/http-client';
-import { discoverLinks } from '../parse/discover-links';
-import { toExtractedPage } from '../parse/parse-page';
 import { ParsePoolError } from '../parse/parse-pool';
-import type { ArchivedResponse } from './archive-response';
+import type { PageTaskResult } from '../parse/page-task';
+import {
+  archiveResponse,
+  recordStored,
+  toExchange,
+  type ArchivedResponse,
+  type ArchivePlan,
+} from './archive-response';
 import { trapDrops } from './lease-run';
 
 /** What parsing a page adds to its telemetry row. */
@@ -15,24 +20,32 @@ export interface HtmlOutcome {
 }
 
 /**
- * Parses an HTML page in the worker pool, enqueues its links (normalized, trap rules, nofollow),
- * has their hosts' DNS resolved ahead of their leases, and publishes the page to the
- * `pages.parsed` feed (a noindex page without its text).
+ * How the page is archived: stored in full per `plan` (its records are built in the worker,
+ * with the parse), or already archived (a revisit whose links are still news).
+ */
+export type HtmlArchive = { plan: ArchivePlan } | { archived: ArchivedResponse };
+
+/**
+ * Handles a fetched HTML page off the event loop: one worker task builds its WARC records
+ * (when it is stored in full), parses it, normalizes its links and encodes its text; here the
+ * records are appended, the links enqueued (their hosts' DNS resolved ahead of their leases)
+ * and the page published to the `pages.parsed` feed (a noindex page without its text). When
+ * the worker fails, the page is still archived here, with a `parse_<code>` error.
  */
 export async function followHtml(
   r: AgentResources,
   host: string,
   entry: LeasedUrl,
   res: HttpResponse,
-  archived: ArchivedResponse,
   fetchedAt: Date,
-): Promise<HtmlOutcome> {
-  let page;
+  how: HtmlArchive,
+): Promise<{ archived: ArchivedResponse; html: HtmlOutcome }> {
+  const plan = 'plan' in how ? how.plan : null;
+  let result: PageTaskResult;
   try {
-    // The body moves to the worker (no copy): it is archived and hashed by now, and the
-    // telemetry row has its length, so nothing reads it here afterwards.
-    page = await r.parsePool.parse(
-      {
+    const { body: _body, ...exchange } = toExchange(res, fetchedAt);
+    result = await r.parsePool.page({
+      page: {
         url: entry.url,
         body: res.body,
         contentType: headerValue(res.headers, 'content-type') ?? '',
@@ -40,27 +53,31 @@ export async function followHtml(
           .filter(([k]) => k.toLowerCase() === 'x-robots-tag')
           .map(([, v]) => v),
         productToken: r.config.CRAWLER_UA_TOKEN,
-        contentSha256: archived.contentHash,
+        contentSha256: plan?.contentHash ?? ('archived' in how ? how.archived.contentHash : ''),
       },
-      { transfer: true },
-    );
+      depth: entry.depth,
+      limits: { maxUrlLength: 2048, maxPathSegments: 16, maxDepth: r.settings.maxDepth() },
+      record: plan ? { exchange, gzipLevel: r.warc.gzipLevel } : null,
+    });
   } catch (err) {
     if (!(err instanceof ParsePoolError)) throw err;
-    return { errorCode: `parse_${err.code}`, simhash: '' };
+    const archived = plan
+      ? await archiveResponse(r, res, fetchedAt, entry.prior, plan)
+      : (how as { archived: ArchivedResponse }).archived;
+    return { archived, html: { errorCode: `parse_${err.code}`, simhash: '' } };
   }
-  const found = discoverLinks(entry.url, toExtractedPage(page), entry.depth, {
-    maxUrlLength: 2048,
-    maxPathSegments: 16,
-    maxDepth: r.settings.maxDepth(),
-  });
+  const archived = plan
+    ? await recordStored(r, res, fetchedAt, plan, await r.warc.writeBuiltExchange(result.record!))
+    : (how as { archived: ArchivedResponse }).archived;
+
+  const { page, found } = result;
   r.counters.trapRefused += trapDrops(found.dropped);
   if (found.urls.length > 0) {
     // Hosts met now are likely leased soon: have their addresses ready by then.
     r.http.prefetchDns(found.urls.map((u) => u.host));
     await r.links.add(found.urls);
   }
-  const noindex = page.robots.noindex;
-  await r.pages.publish(
+  await r.pages.publishEncoded(
     {
       url_fp: entry.urlFp,
       url: entry.url,
@@ -73,7 +90,7 @@ export async function followHtml(
       description: page.description,
       lang: page.lang ?? '',
       canonical: page.canonical ?? '',
-      noindex,
+      noindex: page.robots.noindex,
       nofollow: page.robots.nofollow,
       links: found.outlinks,
       content_hash: archived.contentHash,
@@ -86,7 +103,7 @@ export async function followHtml(
       depth: entry.depth,
       agent_id: r.config.agentId,
     },
-    noindex ? '' : page.text,
+    { json: result.textJson, bytes: result.textBytes },
   );
-  return { errorCode: '', simhash: page.simhash };
+  return { archived, html: { errorCode: '', simhash: page.simhash } };
 }

@@ -124,8 +124,8 @@ describe('createParsePool', () => {
   });
 
   it('reports a worker that runs out of memory as worker_failed, and recovers', async () => {
-    // The streaming parse reads a 10 MB page within 32 MB of heap; 8 MB is too little.
-    const tight = createParsePool({ threads: 1, maxHeapMb: 8 });
+    // The streaming parse reads a 10 MB page within 32 MB of heap; 16 MB is too little.
+    const tight = createParsePool({ threads: 1, maxHeapMb: 16 });
     try {
       const big = input(1, encode(samplePage(6, 10 * 1024 * 1024)));
       expect((await rejection(tight.parse(big))).code).toBe('worker_failed');

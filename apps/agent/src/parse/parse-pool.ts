@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { workerFile } from '@crawler/shared/workers';
 import type { ParsedPage, ParsePageInput } from './parse-page';
+import type { PageTaskInput, PageTaskResult } from './page-task';
 
 /** Stable codes of {@link ParsePoolError}. */
 export type ParsePoolErrorCode =
@@ -60,6 +61,12 @@ export interface ParsePool {
    * either way, so keep a copy (or pass `transfer: false`) to retry in-process.
    */
   parse(input: ParsePageInput, options?: ParseCallOptions): Promise<ParsedPage>;
+  /**
+   * Runs `pageTask` in a worker (WARC records, parse, links, feed text of one page), with the
+   * same slots, time limit and errors as {@link parse}. The body is copied, not moved: the
+   * caller keeps it, to archive the page itself if the worker fails.
+   */
+  page(input: PageTaskInput, options?: Omit<ParseCallOptions, 'transfer'>): Promise<PageTaskResult>;
   /** Parses waiting for a free thread. */
   readonly queued: number;
   /** Parses running now. */
@@ -98,7 +105,7 @@ function movableBuffer(body: Uint8Array): ArrayBuffer | null {
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
-  const piscina = new Piscina<ParsePageInput, ParsedPage>({
+  const piscina = new Piscina<ParsePageInput | PageTaskInput, ParsedPage | PageTaskResult>({
     filename: workerFile(import.meta.url, 'parse-worker'),
     minThreads: threads,
     maxThreads: threads,
@@ -141,8 +148,14 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     else running--;
   };
 
-  const run = async (input: ParsePageInput, call: ParseCallOptions): Promise<ParsedPage> => {
-    const buffer = (call.transfer ?? true) ? movableBuffer(input.body) : null;
+  /** Runs one task (`name`: the worker's export) in a thread, within its time limit. */
+  const run = async <R>(
+    name: 'default' | 'pageTask',
+    url: string,
+    input: ParsePageInput | PageTaskInput,
+    call: ParseCallOptions,
+    buffer: ArrayBuffer | null,
+  ): Promise<R> => {
     const timeoutMs = call.timeoutMs ?? taskTimeoutMs;
     // A timer cleared when the parse settles (AbortSignal.timeout's would live on for the
     // whole timeout after every parse).
@@ -151,14 +164,18 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     timer.unref();
     try {
-      return await piscina.run(input, { signal, ...(buffer ? { transferList: [buffer] } : {}) });
+      return (await piscina.run(input, {
+        name,
+        signal,
+        ...(buffer ? { transferList: [buffer] } : {}),
+      })) as R;
     } catch (err) {
       if (signal.aborted) {
-        throw new ParsePoolError('timeout', `parse of ${input.url} ran past ${timeoutMs} ms`, {
+        throw new ParsePoolError('timeout', `parse of ${url} ran past ${timeoutMs} ms`, {
           cause: err,
         });
       }
-      throw new ParsePoolError('worker_failed', `parse worker failed on ${input.url}`, {
+      throw new ParsePoolError('worker_failed', `parse worker failed on ${url}`, {
         cause: err,
       });
     } finally {
@@ -169,23 +186,34 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   /** Parses accepted and not yet settled (queued or running): close() waits for them. */
   const accepted = new Set<Promise<unknown>>();
 
-  const parse = async (input: ParsePageInput, call: ParseCallOptions): Promise<ParsedPage> => {
+  /** Waits for a slot, runs the task, hands the slot on. */
+  const inSlot = async <R>(task: () => Promise<R>): Promise<R> => {
     await acquire();
     try {
-      return await run(input, call);
+      return await task();
     } finally {
       release();
     }
+  };
+  /** Tracks an accepted task until it settles (close() waits for it). */
+  const accept = <R>(task: Promise<R>): Promise<R> => {
+    accepted.add(task);
+    const forget = (): void => void accepted.delete(task);
+    task.then(forget, forget);
+    return task;
   };
 
   return {
     parse(input, call = {}) {
       if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
-      const task = parse(input, call);
-      accepted.add(task);
-      const forget = (): void => void accepted.delete(task);
-      task.then(forget, forget);
-      return task;
+      const buffer = (call.transfer ?? true) ? movableBuffer(input.body) : null;
+      return accept(inSlot(() => run<ParsedPage>('default', input.url, input, call, buffer)));
+    },
+    page(input, call = {}) {
+      if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
+      return accept(
+        inSlot(() => run<PageTaskResult>('pageTask', input.page.url, input, call, null)),
+      );
     },
     get queued() {
       return waiting.length;

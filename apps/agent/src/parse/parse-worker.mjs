@@ -12,3 +12,4 @@ import { tsImport } from 'tsx/esm/api';
 const worker = await tsImport('./parse-worker.ts', import.meta.url);
 
 export default worker.default;
+export const pageTask = worker.pageTask;

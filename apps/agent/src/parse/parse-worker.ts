@@ -1,7 +1,10 @@
 import { parsePage, type ParsedPage, type ParsePageInput } from './parse-page';
 
+export { pageTask } from './page-task';
+
 /**
- * The parse pool's task: one page per call, in a worker thread. `npm run build` compiles it to
+ * The parse pool's tasks, in a worker thread: `parsePage` (the default) and `pageTask` (records,
+ * parse, links and feed text of one fetched page). `npm run build` compiles this file to
  * `dist/parse-worker.js` beside each bundle that runs an agent; from source it is loaded
  * through `parse-worker.mjs`, which makes this TypeScript file importable in a plain Node worker.
  */

@@ -62,11 +62,18 @@ export async function buildWarcinfo(
   return serializeRecord(record, block, null, gzipLevel);
 }
 
-/** Response and request records of one exchange, linked both ways by WARC-Concurrent-To. */
-export async function buildExchange(
-  ex: HttpExchange,
-  gzipLevel: number,
-): Promise<{ response: GzipMember; request: GzipMember }> {
+/** The two records of one exchange, serialized and gzipped, ready to append in this order. */
+export interface BuiltExchange {
+  response: GzipMember;
+  request: GzipMember;
+}
+
+/**
+ * Response and request records of one exchange, linked both ways by WARC-Concurrent-To. Pure
+ * CPU (digests, gzip): it may run in a worker thread, the result appended by
+ * `WarcWriter.writeBuiltExchange`.
+ */
+export async function buildExchange(ex: HttpExchange, gzipLevel: number): Promise<BuiltExchange> {
   const url = new URL(ex.url);
   const date = ex.fetchedAt.toISOString();
   const responseId = newRecordId();

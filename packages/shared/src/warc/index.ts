@@ -13,6 +13,7 @@ export type {
   WarcWriterOptions,
 } from './types';
 export { WarcWriter } from './warc-writer';
+export { buildExchange, type BuiltExchange, type GzipMember } from './build-warc-records';
 export { REVISIT_PROFILE_URIS } from './build-revisit';
 export { WarcError, type WarcErrorCode } from './warc-errors';
 export { readWarcFile, readWarcRecordAt } from './read-warc';

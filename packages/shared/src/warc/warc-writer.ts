@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildRevisit } from './build-revisit';
-import { buildExchange, buildWarcinfo } from './build-warc-records';
+import { buildExchange, buildWarcinfo, type BuiltExchange } from './build-warc-records';
 import { SerialQueue } from './serial-queue';
 import type { HttpExchange, Revisit, WarcLocation, WarcWriterOptions } from './types';
 import { WarcError } from './warc-errors';
@@ -73,9 +73,26 @@ export class WarcWriter {
   /** Writes a response and a request record (WARC-Concurrent-To links them); returns the response's location. */
   async writeExchange(ex: HttpExchange): Promise<WarcLocation> {
     this.assertWritable();
-    // Records are built (compressed on the thread pool) as soon as they are handed in, several at
-    // once; they are appended in call order.
-    const built = handled(buildExchange(ex, this.opts.gzipLevel));
+    // Records are built (digests, gzip) as soon as they are handed in; they are appended in
+    // call order.
+    return this.appendExchange(handled(buildExchange(ex, this.opts.gzipLevel)));
+  }
+
+  /**
+   * Appends an exchange's records built elsewhere by `buildExchange` (e.g. in a worker thread,
+   * off the event loop) with this writer's gzip level; returns the response's location.
+   */
+  async writeBuiltExchange(built: BuiltExchange): Promise<WarcLocation> {
+    this.assertWritable();
+    return this.appendExchange(Promise.resolve(built));
+  }
+
+  /** The gzip level records are written with (for records built elsewhere). */
+  get gzipLevel(): number {
+    return this.opts.gzipLevel;
+  }
+
+  private appendExchange(built: Promise<BuiltExchange>): Promise<WarcLocation> {
     return this.queue.run(async () => {
       const { response, request } = await built;
       const offset = await this.append([response.bytes, request.bytes]);

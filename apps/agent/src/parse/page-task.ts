@@ -1,0 +1,64 @@
+import { buildExchange, type BuiltExchange, type HttpExchange } from '@crawler/shared/warc';
+import type { TrapLimits } from '@crawler/shared/traps';
+import { discoverLinks, type DiscoveredLinks } from './discover-links';
+import { parsePage, toExtractedPage, type ParsedPage, type ParsePageInput } from './parse-page';
+
+/** One fetched HTML page, for everything CPU-bound the agent does with it off the event loop. */
+export interface PageTaskInput {
+  page: ParsePageInput;
+  /** The page's hops from a seed: its links are one more. */
+  depth: number;
+  /** Trap limits the page's links are checked against. */
+  limits: TrapLimits;
+  /**
+   * When the page is stored in full: its exchange (the body is `page.body`), to build the WARC
+   * response and request records here (digests, gzip) with the writer's gzip level.
+   */
+  record: { exchange: Omit<HttpExchange, 'body'>; gzipLevel: number } | null;
+}
+
+/** What {@link pageTask} gives back: small, plain data, and the bulky parts pre-encoded. */
+export interface PageTaskResult {
+  /** The parsed page without its text and raw links (see `textJson` and `found`). */
+  page: Omit<ParsedPage, 'text' | 'links'>;
+  /**
+   * The text the feed carries — the page's main text, none for a noindex page — as a JSON
+   * string literal in UTF-8, ready to splice into the feed message.
+   */
+  textJson: Uint8Array;
+  /** UTF-8 length of that text (not of its JSON form). */
+  textBytes: number;
+  /** The page's links: normalized, deduplicated, trap rules applied. */
+  found: DiscoveredLinks;
+  /** The WARC records, when asked for. */
+  record: BuiltExchange | null;
+}
+
+/**
+ * Builds the page's WARC records (when asked), parses it, discovers its links and encodes its
+ * text for the feed: the work that would otherwise hold the agent's event loop for most of a
+ * page's CPU time. Pure: the same input gives the same result (but for record ids).
+ */
+export async function pageTask(input: PageTaskInput): Promise<PageTaskResult> {
+  const record = input.record
+    ? await buildExchange(
+        { ...input.record.exchange, body: input.page.body },
+        input.record.gzipLevel,
+      )
+    : null;
+  const { text, links, ...page } = parsePage(input.page);
+  const found = discoverLinks(
+    input.page.url,
+    toExtractedPage({ ...page, text: '', links }),
+    input.depth,
+    input.limits,
+  );
+  const fed = page.robots.noindex ? '' : text;
+  return {
+    page,
+    textJson: Buffer.from(JSON.stringify(fed)),
+    textBytes: Buffer.byteLength(fed),
+    found,
+    record,
+  };
+}
