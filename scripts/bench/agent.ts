@@ -35,6 +35,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       'gap-ms': { type: 'string' },
       seed: { type: 'string', default: '1' },
       processes: { type: 'string', default: '1' },
+      'log-level': { type: 'string', default: 'warn' },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
     },
@@ -57,7 +58,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     AGENT_MAX_HOSTS: String(Math.max(256, hosts)),
     AGENT_METRICS_PORT: '0',
     DATA_DIR: join(dir, 'agent-data'),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: values['log-level'] ?? 'warn',
   };
   const config = loadConfig(env);
   const webs: WebChild[] = [];

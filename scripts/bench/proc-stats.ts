@@ -85,4 +85,3 @@ export function machineCpuTicks(): { busy: number; total: number } {
   const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle + iowait
   return { busy: total - idle, total };
 }
-

@@ -21,6 +21,12 @@ import { LiveSettings } from './policy/live-settings';
 
 /** How often the agent reads the crawl settings operators may have changed. */
 const SETTINGS_REFRESH_MS = 2_000;
+/**
+ * Most host leases asked for in one call: thousands at once (a fresh agent, a big frontier)
+ * would be read, validated and started in one go, holding the event loop for long enough to
+ * make every response in flight look slow to the pacer's 10× rule.
+ */
+const LEASE_BATCH = 100;
 import { EnqueueBatcher } from './frontier/enqueue-batcher';
 import { LoopLag } from './fetch/loop-lag';
 import { PagePublisher } from './feed/page-publisher';
@@ -206,21 +212,31 @@ export class CrawlAgent {
    * hosts' queues; links, telemetry and feed are flushed and the WARC file closes.
    */
   async stop(): Promise<void> {
+    const t0 = performance.now();
+    const since = () => Math.round(performance.now() - t0);
+    const leases = this.active.size;
     this.stopper.abort();
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.loop;
     await Promise.allSettled(this.active.values());
+    const leasesMs = since();
     await this.r.parsePool.close();
     await Promise.all([this.r.telemetry.flush(), this.r.pages.flush(), this.r.links.flush()]);
+    const flushedMs = since();
     await this.r.warc.close();
     // Bounded: what is not uploaded by then stays local and ships at the next start.
     const { unshipped } = await this.r.shipper.close(30_000);
     if (unshipped.length > 0) this.r.log.warn({ unshipped }, 'WARC files left for the next start');
+    const warcMs = since();
     await this.r.http.close();
     await this.r.policies.close();
     this.r.settings.stop();
     this.r.lag.stop();
     await this.redis.zrem(agentsKey(this.r.config.REDIS_PREFIX), this.r.config.agentId);
+    this.r.log.info(
+      { leases, leasesMs, flushedMs, warcMs, totalMs: since() },
+      'drained: leases completed, outputs flushed, WARC closed',
+    );
   }
 
   private async run(): Promise<void> {
@@ -228,7 +244,7 @@ export class CrawlAgent {
     const ramp = new LeaseRamp(this.r.config.AGENT_LEASE_RAMP_PER_S);
     let idleMs = 20;
     while (!this.stopping) {
-      const room = ramp.allow(max - this.active.size);
+      const room = Math.min(ramp.room(this.active.size, max), LEASE_BATCH);
       let leases: HostLease[] = [];
       if (room > 0) {
         try {
@@ -237,9 +253,14 @@ export class CrawlAgent {
           this.r.log.error({ err }, 'lease failed; retrying');
         }
       }
-      ramp.took(leases.length);
       for (const lease of leases) this.track(lease);
-      // Poll fast while work flows, slower when the frontier has nothing ready.
+      // A full batch: there is likely more ready, ask again at once (after the I/O that is due).
+      // Otherwise poll fast while work flows, slower when the frontier has nothing ready.
+      if (leases.length === LEASE_BATCH) {
+        idleMs = 20;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       idleMs = leases.length > 0 ? 20 : Math.min(idleMs * 2, 250);
       await sleepUnlessStopped(room > 0 ? idleMs : 50, this.stopper.signal);
     }

@@ -93,7 +93,7 @@ export async function fetchAndRecord(
   } else archived = await archiveResponse(r, res, fetchedAt, entry.prior);
   const fields = responseFields(res, archived);
   let redirectTo = '';
-  let simhash = html?.simhash ?? '';
+  const simhash = html?.simhash ?? '';
   let errorCode = html?.errorCode || (fields.error_code ?? '');
 
   if (res.status >= 300 && res.status < 400 && res.status !== 304) {

@@ -3,22 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { LeaseRamp } from './lease-ramp';
 
 describe('LeaseRamp', () => {
-  it('grants a second’s worth at once, then refills at the configured rate', async () => {
+  it('lets the leases held grow by the configured rate a second, from a second’s worth', async () => {
     const ramp = new LeaseRamp(100);
-    expect(ramp.allow(2000)).toBe(100);
-    ramp.took(100);
-    expect(ramp.allow(2000)).toBe(0);
-    await sleep(220);
-    const refilled = ramp.allow(2000);
-    expect(refilled).toBeGreaterThanOrEqual(18);
-    expect(refilled).toBeLessThanOrEqual(100);
+    expect(ramp.room(0, 2000)).toBe(100);
+    expect(ramp.room(100, 2000)).toBe(0);
+    await sleep(250);
+    const more = ramp.room(100, 2000);
+    expect(more).toBeGreaterThanOrEqual(20);
+    expect(more).toBeLessThanOrEqual(60);
   });
 
-  it('never grants more than asked, nor more than the bucket holds', async () => {
+  it('never lets more be held than the maximum, and replaces ended leases at once', async () => {
     const ramp = new LeaseRamp(10);
-    expect(ramp.allow(3)).toBe(3);
-    ramp.took(3);
-    await sleep(2500);
-    expect(ramp.allow(1000)).toBe(10);
+    expect(ramp.room(3, 50)).toBe(7);
+    await sleep(2100);
+    const grown = ramp.room(0, 50);
+    expect(grown).toBeGreaterThanOrEqual(30);
+    expect(grown).toBeLessThanOrEqual(40);
+    // Ramped up: however many leases ended, all may be replaced now.
+    expect(ramp.room(0, 20)).toBe(20);
+    expect(ramp.room(20, 20)).toBe(0);
   });
 });

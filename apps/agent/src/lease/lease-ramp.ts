@@ -1,30 +1,21 @@
 /**
- * A token bucket on new leases: at most `perSecond` a second, with a bucket of one second's
- * worth. A fresh agent with room for thousands of hosts thus ramps up over a few seconds
- * instead of opening every connection and fetching every robots.txt at once, which would stall
- * its event loop and make every host look slow to the pacer.
+ * How many leases an agent may hold as it starts: the cap grows by `perSecond` each second from
+ * the first lease, up to the agent's maximum. A fresh agent with room for thousands of hosts
+ * thus ramps up over a few seconds instead of opening every connection and fetching every
+ * robots.txt in the same second, which would stall its event loop and make every host look
+ * slow to the pacer. Once ramped up it is no limit at all: leases that end are replaced at
+ * once, however many a second (a rate limit on leases would cap a crawl of many short leases).
  */
 export class LeaseRamp {
-  private tokens: number;
-  private last = performance.now();
+  private startedAt: number | null = null;
 
-  constructor(private readonly perSecond: number) {
-    this.tokens = perSecond;
-  }
+  constructor(private readonly perSecond: number) {}
 
-  /** How many of `wanted` new leases may be asked for now. */
-  allow(wanted: number): number {
+  /** How many more leases may be held now, given `held` and the agent's `max`. */
+  room(held: number, max: number): number {
     const now = performance.now();
-    this.tokens = Math.min(
-      this.perSecond,
-      this.tokens + ((now - this.last) / 1000) * this.perSecond,
-    );
-    this.last = now;
-    return Math.max(0, Math.min(wanted, Math.floor(this.tokens)));
-  }
-
-  /** Records leases granted. */
-  took(n: number): void {
-    this.tokens -= n;
+    this.startedAt ??= now;
+    const cap = Math.min(max, Math.floor(this.perSecond * (1 + (now - this.startedAt) / 1000)));
+    return Math.max(0, cap - held);
   }
 }

@@ -136,7 +136,7 @@ describe('createParsePool', () => {
   });
 
   it('close() refuses queued parses and terminates the workers', async () => {
-    const small = createParsePool({ threads: 1 });
+    const small = createParsePool({ threads: 1, tasksPerThread: 1 });
     const first = small.parse(input(1, encode(samplePage(1))));
     const queued = small.parse(input(2, encode(samplePage(2))));
     expect(small.queued).toBe(1);

@@ -35,6 +35,13 @@ export interface ParsePoolOptions {
    * queued does not count); past it the worker is terminated and replaced (default 30,000).
    */
   taskTimeoutMs?: number;
+  /**
+   * Tasks handed to each thread at once (default 4): the thread finds its next page waiting in
+   * its queue instead of idling until the event loop has taken the last result and sent another,
+   * which on a busy event loop kept a single parse thread a third busy while pages queued up.
+   * A task's time limit counts from when it is handed over.
+   */
+  tasksPerThread?: number;
   /** Old-generation heap limit of each worker, in MB (default 1,024). */
   maxHeapMb?: number;
   /** Called with a worker error that belongs to no parse (default: ignored). */
@@ -69,7 +76,7 @@ export interface ParsePool {
   page(input: PageTaskInput, options?: Omit<ParseCallOptions, 'transfer'>): Promise<PageTaskResult>;
   /** Parses waiting for a free thread. */
   readonly queued: number;
-  /** Parses running now. */
+  /** Tasks handed to a thread now (running or next in its queue). */
   readonly running: number;
   /** Live worker threads (0 after {@link close}). */
   readonly threads: number;
@@ -96,21 +103,23 @@ function movableBuffer(body: Uint8Array): ArrayBuffer | null {
 }
 
 /**
- * Starts a pool of worker threads that run `parsePage` (piscina). The pool admits one parse
- * per thread and queues the rest in FIFO order, so a parse's timeout starts when a thread
- * takes it. Workers run the compiled `parse-worker.js` next to the bundle in production and
+ * Starts a pool of worker threads that run `parsePage` and `pageTask` (piscina). The pool hands
+ * each thread up to `tasksPerThread` tasks and queues the rest in FIFO order, so a task's
+ * timeout starts when it is handed to a thread. Workers run the compiled `parse-worker.js` next to the bundle in production and
  * load the TypeScript parser through tsx from source (vitest, `node --import tsx`): see
  * `workerFile` in `@crawler/shared/workers`.
  */
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
+  const tasksPerThread = Math.max(1, Math.floor(options.tasksPerThread ?? 4));
+  const slots = threads * tasksPerThread;
   const piscina = new Piscina<ParsePageInput | PageTaskInput, ParsedPage | PageTaskResult>({
     filename: workerFile(import.meta.url, 'parse-worker'),
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
-    concurrentTasksPerWorker: 1,
+    concurrentTasksPerWorker: tasksPerThread,
     // The worker needs no flags (compiled, or the shim loads TypeScript by itself); inherited
     // ones (`--input-type`, `--eval`, a second `--import tsx`) would only make the worker's
     // start depend on how Node was run.
@@ -134,7 +143,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   let closing: Promise<void> | null = null;
 
   const acquire = async (): Promise<void> => {
-    if (running < threads) {
+    if (running < slots) {
       running++;
       return;
     }

@@ -94,10 +94,11 @@ export const envSchema = z.object({
   /** Hosts one agent works on at once (each with at most one connection). */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),
   /**
-   * New host leases an agent starts per second at most: a fresh agent ramps up instead of
-   * opening every host's connection and robots.txt fetch in the same second.
+   * How fast a fresh agent ramps up: the leases it may hold grow by this many a second (from
+   * this many) up to AGENT_MAX_HOSTS, instead of opening every host's connection and robots.txt
+   * fetch in the same second. Once ramped up, ended leases are replaced at once.
    */
-  AGENT_LEASE_RAMP_PER_S: int(1, 1_000_000).default(200),
+  AGENT_LEASE_RAMP_PER_S: int(1, 1_000_000).default(1000),
   /** Threads parsing HTML off the event loop (0 = cores − 1, at least 1). */
   AGENT_PARSE_THREADS: int(0, 64).default(0),
   /** Port of the agent's Prometheus /metrics endpoint (0 = off). */
