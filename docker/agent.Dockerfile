@@ -26,10 +26,11 @@ COPY packages/shared/package.json packages/shared/
 COPY packages/synthetic-web/package.json packages/synthetic-web/
 RUN --mount=type=cache,target=/root/.npm npm ci
 
-# ---- build: source only (the agent has no generated code) ---------------------------------------
+# ---- build: compiled JavaScript (apps/agent/dist: the agent and its parse worker) ----------------
 FROM deps AS build
 COPY . .
-RUN rm -rf apps/console apps/coordinator prisma
+RUN node scripts/build.mjs agent \
+ && rm -rf apps/console apps/coordinator prisma
 
 # ---- runtime --------------------------------------------------------------------------------------
 FROM base AS runtime
@@ -40,4 +41,4 @@ COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-CMD ["npx", "tsx", "apps/agent/src/main.ts"]
+CMD ["node", "apps/agent/dist/main.js"]

@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1.7
 # Coordinator: the control plane (REST /v1, tRPC, BullMQ workers, ClickHouse ingest).
 # Build from the repository root:  docker build -f docker/coordinator.Dockerfile -t crawler-coordinator .
-# It runs from TypeScript source with tsx, exactly as on a developer machine.
+# It runs compiled JavaScript (apps/coordinator/dist), as `npm start` does on a developer machine.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -26,10 +26,11 @@ COPY packages/shared/package.json packages/shared/
 COPY packages/synthetic-web/package.json packages/synthetic-web/
 RUN --mount=type=cache,target=/root/.npm npm ci
 
-# ---- build: source + generated Prisma client ----------------------------------------------------
+# ---- build: generated Prisma client, then compiled JavaScript (apps/coordinator/dist) -----------
 FROM deps AS build
 COPY . .
 RUN npm run generate \
+ && node scripts/build.mjs coordinator \
  && rm -rf apps/agent apps/console
 
 # ---- runtime --------------------------------------------------------------------------------------
@@ -44,4 +45,4 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 4000
-CMD ["npx", "tsx", "apps/coordinator/src/main.ts"]
+CMD ["node", "apps/coordinator/dist/main.js"]

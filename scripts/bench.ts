@@ -1,6 +1,18 @@
-export {};
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 // `npm run bench -- <name> [flags]`: benchmarks that print, as their last stdout line, one JSON
-// object with their figures. Each lives in scripts/bench/<name>.ts.
+// object with their figures. Each lives in scripts/bench/<name>.ts. They work on a fresh clone
+// after `npm ci`: the Prisma client some of them load is generated first when it is missing.
+const root = fileURLToPath(new URL('..', import.meta.url));
+if (!existsSync(`${root}apps/coordinator/src/db/generated/client.ts`)) {
+  const r = spawnSync(process.execPath, ['scripts/prisma-generate.mjs', '--quiet'], {
+    cwd: root,
+    stdio: ['ignore', 2, 'inherit'],
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
 const [name, ...args] = process.argv.slice(2);
 const benches: Record<
   string,
