@@ -29,10 +29,11 @@ import { createInterface } from 'node:readline';
 const demo = process.argv.includes('--demo');
 const env = { ...process.env };
 
-// Agent processes on this machine. One agent at full speed keeps about 1.6 cores busy (its
-// event loop ~1.3 ms of CPU per page, its parse thread ~0.4 ms: docs/BENCHMARKS.md), so the
-// default is half the cores, at least one. Same bounds as packages/shared/src/config.
-const defaultAgentProcesses = Math.max(1, Math.floor(availableParallelism() / 2));
+// Agent processes on this machine (same bounds as packages/shared/src/config). One per core:
+// a single agent's event loop is its bottleneck before the cores are (measured on 2 cores at
+// 5,000 hosts: 1 process 408–506 pages/s with the machine 80–85% busy, 2 processes 595
+// pages/s at 99%; docs/BENCHMARKS.md).
+const defaultAgentProcesses = Math.max(1, availableParallelism());
 function agentProcesses() {
   const raw = (env.AGENT_PROCESSES ?? '').trim();
   if (raw === '') return defaultAgentProcesses;
@@ -40,8 +41,7 @@ function agentProcesses() {
   if (!/^\d+$/.test(raw) || n < 1 || n > 256) {
     console.error(
       `✗ Invalid configuration: AGENT_PROCESSES=${JSON.stringify(env.AGENT_PROCESSES)}: expected a ` +
-        `whole number from 1 to 256 (default here: ${defaultAgentProcesses}, half of ` +
-        `${availableParallelism()} cores)`,
+        `whole number from 1 to 256 (default here: ${defaultAgentProcesses}, one per core)`,
     );
     process.exit(1);
   }
