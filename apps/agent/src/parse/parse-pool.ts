@@ -36,9 +36,8 @@ export interface ParsePoolOptions {
    */
   taskTimeoutMs?: number;
   /**
-   * Tasks handed to each thread at once (default 4): the thread finds its next page waiting in
-   * its queue instead of idling until the event loop has taken the last result and sent another,
-   * which on a busy event loop kept a single parse thread a third busy while pages queued up.
+   * Tasks handed to each thread at once (default 32): the thread finds its next page waiting in
+   * its queue instead of idling until the event loop has taken the last result and sent another.
    * A task's time limit counts from when it is handed over.
    */
   tasksPerThread?: number;
@@ -112,7 +111,7 @@ function movableBuffer(body: Uint8Array): ArrayBuffer | null {
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const threads = Math.max(1, Math.floor(options.threads ?? defaultParseThreads()));
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
-  const tasksPerThread = Math.max(1, Math.floor(options.tasksPerThread ?? 4));
+  const tasksPerThread = Math.max(1, Math.floor(options.tasksPerThread ?? 32));
   const slots = threads * tasksPerThread;
   const piscina = new Piscina<ParsePageInput | PageTaskInput, ParsedPage | PageTaskResult>({
     filename: workerFile(import.meta.url, 'parse-worker'),
