@@ -30,8 +30,8 @@ const demo = process.argv.includes('--demo');
 const env = { ...process.env };
 
 // Agent processes on this machine (same bounds as packages/shared/src/config). One per core:
-// a single agent's event loop is its bottleneck before the cores are (measured on 2 cores at
-// 5,000 hosts: 1 process 408–506 pages/s with the machine 80–85% busy, 2 processes 595
+// a single agent's pipeline is its bottleneck before the cores are (measured on 2 cores at
+// 5,000 hosts: 1 process 408–516 pages/s with the machine 80–85% busy, 2 processes 533–595
 // pages/s at 99%; docs/BENCHMARKS.md).
 const defaultAgentProcesses = Math.max(1, availableParallelism());
 function agentProcesses() {
