@@ -37,7 +37,7 @@ describe('createParsePool', () => {
 
   beforeAll(async () => {
     pool = createParsePool({ threads: 2 });
-    // Warm both workers: each loads tsx, cheerio and the parser once.
+    // Warm both workers: each loads tsx, htmlparser2 and the parser once.
     await Promise.all([0, 1].map((i) => pool.parse(input(i, encode('<p>warm</p>')))));
   });
 
