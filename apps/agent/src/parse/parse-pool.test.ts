@@ -123,6 +123,25 @@ describe('createParsePool', () => {
     }
   });
 
+  it('a timeout retires the thread: tasks queued behind it settle (parsed or worker_failed), later ones parse', async () => {
+    const pool = createParsePool({ threads: 1 });
+    try {
+      const big = pool.parse(input(1, encode(samplePage(5, 10 * 1024 * 1024))), { timeoutMs: 20 });
+      const behind = Array.from({ length: 8 }, (_, i) =>
+        pool.parse(input(10 + i, encode(`<p>page ${i}</p>`))).then(
+          (p) => p.text,
+          (err: unknown) => (err instanceof ParsePoolError ? err.code : 'other'),
+        ),
+      );
+      expect((await rejection(big)).code).toBe('timeout');
+      for (const [i, outcome] of (await Promise.all(behind)).entries())
+        expect([`page ${i}`, 'worker_failed']).toContain(outcome);
+      expect((await pool.parse(input(99, encode('<p>after</p>')))).text).toBe('after');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('reports a worker that runs out of memory as worker_failed, and recovers', async () => {
     // The streaming parse reads a 10 MB page within 32 MB of heap; 16 MB is too little.
     const tight = createParsePool({ threads: 1, maxHeapMb: 16 });

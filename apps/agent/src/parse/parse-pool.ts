@@ -113,27 +113,44 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
   const tasksPerThread = Math.max(1, Math.floor(options.tasksPerThread ?? 32));
   const slots = threads * tasksPerThread;
-  const piscina = new Piscina<ParsePageInput | PageTaskInput, ParsedPage | PageTaskResult>({
-    filename: workerFile(import.meta.url, 'parse-worker'),
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: Number.POSITIVE_INFINITY,
-    concurrentTasksPerWorker: tasksPerThread,
-    // The worker needs no flags (compiled, or the shim loads TypeScript by itself); inherited
-    // ones (`--input-type`, `--eval`, a second `--import tsx`) would only make the worker's
-    // start depend on how Node was run.
-    execArgv: [],
-    resourceLimits: {
-      maxOldGenerationSizeMb: options.maxHeapMb ?? 1024,
-      // V8 would let a worker's young generation grow to 48 MB (16 MB semi-spaces). A parse's
-      // garbage dies young either way: measured on 11 kB pages, 4–16 MB semi-spaces parse at
-      // the same speed, and the smaller one keeps ~30 MB of nursery out of the agent's RSS.
-      maxYoungGenerationSizeMb: 16,
-    },
-  });
-  // A worker that dies is replaced by piscina, and its parse rejects on its own; errors not
-  // tied to a parse are reported here instead of crashing the process.
-  piscina.on('error', (err: unknown) => options.onWorkerError?.(err));
+  type Pool = Piscina<ParsePageInput | PageTaskInput, ParsedPage | PageTaskResult>;
+  const makePool = (): Pool => {
+    const pool: Pool = new Piscina({
+      filename: workerFile(import.meta.url, 'parse-worker'),
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      concurrentTasksPerWorker: tasksPerThread,
+      // The worker needs no flags (compiled, or the shim loads TypeScript by itself); inherited
+      // ones (`--input-type`, `--eval`, a second `--import tsx`) would only make the worker's
+      // start depend on how Node was run.
+      execArgv: [],
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.maxHeapMb ?? 1024,
+        // V8 would let a worker's young generation grow to 48 MB (16 MB semi-spaces). A parse's
+        // garbage dies young either way: measured on 11 kB pages, 4–16 MB semi-spaces parse at
+        // the same speed, and the smaller one keeps ~30 MB of nursery out of the agent's RSS.
+        maxYoungGenerationSizeMb: 16,
+      },
+    });
+    // A worker that dies is replaced by piscina, and its parse rejects on its own; errors not
+    // tied to a parse are reported here instead of crashing the process.
+    pool.on('error', (err: unknown) => options.onWorkerError?.(err));
+    return pool;
+  };
+  /**
+   * The pool tasks go to. Tasks carry no abort signal: piscina runs an abortable task alone on
+   * its worker, which would leave the thread idle between round trips to the event loop. A task
+   * past its time limit instead retires the whole pool: a fresh one takes the next tasks, and
+   * the old one is destroyed (its worker terminated; the tasks it still held fail as
+   * `worker_failed`). Parses are bounded in time, so this is for the pathological page only.
+   */
+  let piscina = makePool();
+  const retire = (pool: Pool): void => {
+    if (piscina !== pool || closed) return;
+    piscina = makePool();
+    pool.destroy().catch((err: unknown) => options.onWorkerError?.(err));
+  };
 
   /** Parses waiting for a thread, FIFO; each is handed its slot (true) or refused (false). */
   const waiting: Array<(granted: boolean) => void> = [];
@@ -165,20 +182,23 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     buffer: ArrayBuffer | null,
   ): Promise<R> => {
     const timeoutMs = call.timeoutMs ?? taskTimeoutMs;
-    // A timer cleared when the parse settles (AbortSignal.timeout's would live on for the
-    // whole timeout after every parse).
-    const controller = new AbortController();
-    const signal = controller.signal;
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    timer.unref();
+    const pool = piscina;
+    const task = pool.run(input, { name, ...(buffer ? { transferList: [buffer] } : {}) });
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new Error('time limit'));
+      }, timeoutMs);
+      timer.unref();
+    });
     try {
-      return (await piscina.run(input, {
-        name,
-        signal,
-        ...(buffer ? { transferList: [buffer] } : {}),
-      })) as R;
+      return (await Promise.race([task, limit])) as R;
     } catch (err) {
-      if (signal.aborted) {
+      if (timedOut) {
+        task.catch(() => undefined);
+        retire(pool);
         throw new ParsePoolError('timeout', `parse of ${url} ran past ${timeoutMs} ms`, {
           cause: err,
         });
