@@ -29,11 +29,11 @@ import { createInterface } from 'node:readline';
 const demo = process.argv.includes('--demo');
 const env = { ...process.env };
 
-// Agent processes on this machine (same bounds as packages/shared/src/config). One per core:
-// a single agent's pipeline is its bottleneck before the cores are (measured on 2 cores at
-// 5,000 hosts: 1 process 408–516 pages/s with the machine 80–85% busy, 2 processes 533–595
-// pages/s at 99%; docs/BENCHMARKS.md).
-const defaultAgentProcesses = Math.max(1, availableParallelism());
+// Agent processes on this machine (same bounds as packages/shared/src/config): half the cores,
+// at least one. One agent at full speed keeps about 1.5 cores busy (its event loop and its
+// parse thread; measured on 2 cores at 5,000 hosts: 1 process 855 pages/s at 1.50 ms of CPU a
+// page, 2 processes 814 pages/s at 1.68 ms with the machine saturated; docs/BENCHMARKS.md).
+const defaultAgentProcesses = Math.max(1, Math.floor(availableParallelism() / 2));
 function agentProcesses() {
   const raw = (env.AGENT_PROCESSES ?? '').trim();
   if (raw === '') return defaultAgentProcesses;
@@ -41,7 +41,7 @@ function agentProcesses() {
   if (!/^\d+$/.test(raw) || n < 1 || n > 256) {
     console.error(
       `✗ Invalid configuration: AGENT_PROCESSES=${JSON.stringify(env.AGENT_PROCESSES)}: expected a ` +
-        `whole number from 1 to 256 (default here: ${defaultAgentProcesses}, one per core)`,
+        `whole number from 1 to 256 (default here: ${defaultAgentProcesses}, half of ${availableParallelism()} cores)`,
     );
     process.exit(1);
   }

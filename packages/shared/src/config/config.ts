@@ -108,7 +108,8 @@ export const envSchema = z.object({
   /**
    * Agent processes `npm start` / `npm run demo` run on this machine, each with its own id
    * (`<AGENT_ID or hostname>-<n>`), metrics port (AGENT_METRICS_PORT + n − 1) and share of the
-   * parse threads. Default: one per core (one agent's event loop limits it before the cores do).
+   * parse threads. Default: half the cores, at least 1 (one agent at full speed keeps ~1.5 cores
+   * busy).
    * Read by scripts/start.mjs, which checks it the same way; agents ignore it.
    */
   AGENT_PROCESSES: int(1, 256).optional(),
