@@ -18,6 +18,11 @@ import { createParsePool } from './parse/parse-pool';
 import { ContentIndex } from './dedupe/content-index';
 import { LivePolicies } from './policy/live-policies';
 import { LiveSettings } from './policy/live-settings';
+import { EnqueueBatcher } from './frontier/enqueue-batcher';
+import { LoopLag } from './fetch/loop-lag';
+import { PagePublisher } from './feed/page-publisher';
+import { objectTextStore } from './feed/object-text-store';
+import { objectStoreFromSettings, WarcShipper } from '@crawler/shared/storage';
 
 /** How often the agent reads the crawl settings operators may have changed. */
 const SETTINGS_REFRESH_MS = 2_000;
@@ -27,11 +32,6 @@ const SETTINGS_REFRESH_MS = 2_000;
  * make every response in flight look slow to the pacer's 10× rule.
  */
 const LEASE_BATCH = 100;
-import { EnqueueBatcher } from './frontier/enqueue-batcher';
-import { LoopLag } from './fetch/loop-lag';
-import { PagePublisher } from './feed/page-publisher';
-import { objectTextStore } from './feed/object-text-store';
-import { objectStoreFromSettings, WarcShipper } from '@crawler/shared/storage';
 
 /** Key of the agents' heartbeat set (agent id → last beat, ms). */
 export function agentsKey(prefix: string): string {

@@ -1,1 +1,2 @@
 export { CrawlAgent, agentsKey } from './agent';
+export { ADDRESS_REFUSALS } from './lease/lease-run';

@@ -41,6 +41,7 @@ export async function followHtml(
   how: HtmlArchive,
 ): Promise<{ archived: ArchivedResponse; html: HtmlOutcome }> {
   const plan = 'plan' in how ? how.plan : null;
+  const already = 'archived' in how ? how.archived : null;
   let result: PageTaskResult;
   try {
     const { body: _body, ...exchange } = toExchange(res, fetchedAt);
@@ -53,7 +54,7 @@ export async function followHtml(
           .filter(([k]) => k.toLowerCase() === 'x-robots-tag')
           .map(([, v]) => v),
         productToken: r.config.CRAWLER_UA_TOKEN,
-        contentSha256: plan?.contentHash ?? ('archived' in how ? how.archived.contentHash : ''),
+        contentSha256: plan?.contentHash ?? already?.contentHash ?? '',
       },
       depth: entry.depth,
       limits: { maxUrlLength: 2048, maxPathSegments: 16, maxDepth: r.settings.maxDepth() },
@@ -61,14 +62,12 @@ export async function followHtml(
     });
   } catch (err) {
     if (!(err instanceof ParsePoolError)) throw err;
-    const archived = plan
-      ? await archiveResponse(r, res, fetchedAt, entry.prior, plan)
-      : (how as { archived: ArchivedResponse }).archived;
+    const archived = already ?? (await archiveResponse(r, res, fetchedAt, entry.prior, plan!));
     return { archived, html: { errorCode: `parse_${err.code}`, simhash: '' } };
   }
-  const archived = plan
-    ? await recordStored(r, res, fetchedAt, plan, await r.warc.writeBuiltExchange(result.record!))
-    : (how as { archived: ArchivedResponse }).archived;
+  const archived =
+    already ??
+    (await recordStored(r, res, fetchedAt, plan!, await r.warc.writeBuiltExchange(result.record!)));
 
   const { page, found } = result;
   r.counters.trapRefused += trapDrops(found.dropped);

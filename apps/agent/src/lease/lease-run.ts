@@ -20,10 +20,14 @@ export function stopStartingAt(r: AgentResources, lease: HostLease, receivedAt: 
   return receivedAt + lease.leaseMs - r.config.FETCH_TOTAL_TIMEOUT_MS * 2 - 2000;
 }
 
-/** The network guard's refusals: an address the crawler must not connect to. */
-export type AddressRefusal = Extract<FetchErrorCode, 'private_address' | 'invalid_address'>;
+/**
+ * The network guard's refusals: an address the crawler must not connect to. They are also the
+ * dead-letter reasons of the hosts parked for it.
+ */
+export const ADDRESS_REFUSALS = ['private_address', 'invalid_address'] as const;
+export type AddressRefusal = (typeof ADDRESS_REFUSALS)[number] & FetchErrorCode;
 export function isAddressRefusal(code: FetchErrorCode): code is AddressRefusal {
-  return code === 'private_address' || code === 'invalid_address';
+  return (ADDRESS_REFUSALS as readonly string[]).includes(code);
 }
 
 /**

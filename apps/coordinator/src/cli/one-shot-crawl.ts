@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CrawlAgent } from '@crawler/agent';
+import { ADDRESS_REFUSALS, CrawlAgent } from '@crawler/agent';
 import { openFrontier, type Frontier } from '@crawler/frontier';
 import { openAnalytics } from '@crawler/shared/analytics';
 import type { Config } from '@crawler/shared/config';
@@ -187,9 +187,6 @@ export async function oneShotCrawl(
   return summary;
 }
 
-/** The network guard's refusal codes, as dead-letter reasons of the hosts it parks. */
-const NETWORK_REFUSALS = ['private_address', 'invalid_address'] as const;
-
 /**
  * Nothing more can be fetched: no lease is open and every host still scheduled is waiting for
  * the next UTC day because its daily budget is spent. A URL that can never be fetched (refused
@@ -210,7 +207,7 @@ async function refusals(agent: CrawlAgent, frontier: Frontier): Promise<Refusals
   const c = agent.counters;
   return {
     robots: c.robotsDenied,
-    network: NETWORK_REFUSALS.reduce((n, reason) => n + (dead[reason] ?? 0), c.addressRefused),
+    network: ADDRESS_REFUSALS.reduce((n, reason) => n + (dead[reason] ?? 0), c.addressRefused),
     trap: c.trapRefused,
     budget: budget.urls,
   };
