@@ -13,8 +13,16 @@ describe('queue entries', () => {
       depth: 2,
       redirects: 0,
       source: 'seed',
+      hops: 0,
       url: base.url,
     });
+  });
+
+  it('carry the hop counter after the source letter, only when it is not 0', () => {
+    const raw = encodeEntry({ ...base, hops: 3 });
+    expect(raw).toBe('0123456789abcdef|0|2|0|L3|http://a.test/x|y?z=1');
+    expect(decodeEntry(raw).hops).toBe(3);
+    expect(decodeTagged(`1|${raw}`)).toMatchObject({ tier: '1', hops: 3, source: 'link' });
   });
 
   it('carry a re-crawl prior capture (validators, record to refer to) through a lease', () => {

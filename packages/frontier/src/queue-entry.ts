@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { LeasedUrl, PriorCapture, UrlSource } from './types';
 
 /**
- * Queue entries are compact strings, `fp|attempts|depth|redirects|source|url` (the URL last, so
- * it may contain '|'); while leased they carry their tier in front: `tier|entry`. Compactness is
+ * Queue entries are compact strings, `fp|attempts|depth|redirects|source[hops]|url` (the URL
+ * last, so it may contain '|'); `hops` — internal hops since a page linked from another host or a
+ * seed — is written after the source letter only when it is not 0. While leased they carry their tier in front: `tier|entry`. Compactness is
  * what keeps Redis memory per queued URL low. A re-crawl's prior capture rides after the source
  * letter as `;` + base64url(JSON) — only re-crawl entries pay for it, and the Lua scripts, which
  * read no further than the attempts, never look inside.
@@ -31,16 +32,18 @@ export function encodeEntry(e: {
   depth: number;
   redirects?: number;
   source?: UrlSource;
+  hops?: number | undefined;
   url: string;
   prior?: PriorCapture | undefined;
 }): string {
   const prior = e.prior ? `;${Buffer.from(JSON.stringify(e.prior)).toString('base64url')}` : '';
-  return `${e.urlFp}|${e.attempts ?? 0}|${e.depth}|${e.redirects ?? 0}|${SOURCE_CODE[e.source ?? 'link']}${prior}|${e.url}`;
+  const hops = e.hops ? String(e.hops) : '';
+  return `${e.urlFp}|${e.attempts ?? 0}|${e.depth}|${e.redirects ?? 0}|${SOURCE_CODE[e.source ?? 'link']}${hops}${prior}|${e.url}`;
 }
 
 const taggedPattern =
-  /^([0-3r])\|([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])(?:;([\w-]*))?\|(.+)$/s;
-const entryPattern = /^([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])(?:;([\w-]*))?\|(.+)$/s;
+  /^([0-9r])\|([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])(\d*)(?:;([\w-]*))?\|(.+)$/s;
+const entryPattern = /^([0-9a-f]{16})\|(\d+)\|(\d+)\|(\d+)\|([SLRMXC])(\d*)(?:;([\w-]*))?\|(.+)$/s;
 
 const MAX_VALIDATOR = 1024;
 const priorSchema = z.strictObject({
@@ -86,8 +89,9 @@ export function decodeTagged(raw: string): LeasedUrl {
     depth: Number(m[4]),
     redirects: Number(m[5]),
     source: CODE_SOURCE[m[6]!]!,
-    url: m[8]!,
-    ...decodePrior(m[7]),
+    hops: Number(m[7] || 0),
+    url: m[9]!,
+    ...decodePrior(m[8]),
   };
 }
 
@@ -101,8 +105,9 @@ export function decodeEntry(raw: string): Omit<LeasedUrl, 'tier'> {
     depth: Number(m[3]),
     redirects: Number(m[4]),
     source: CODE_SOURCE[m[5]!]!,
-    url: m[7]!,
-    ...decodePrior(m[6]),
+    hops: Number(m[6] || 0),
+    url: m[8]!,
+    ...decodePrior(m[7]),
   };
 }
 

@@ -13,6 +13,11 @@ export interface EnqueueUrl {
   /** Priority tier 0 (highest) to 3; default 1. Ignored for re-crawls, which have their own queue. */
   priority?: number;
   redirects?: number;
+  /**
+   * Internal hops since the last page linked from another host (or a seed / sitemap entry): 0 for
+   * those, +1 per same-host link. Travels with the entry (trap rule: at most 3).
+   */
+  hops?: number;
   /** `recrawl` bypasses the seen set (the URL is known) and goes to the host's re-crawl queue. */
   source?: UrlSource;
   /** What the last capture left: validators for a conditional GET and the record to refer to. */
@@ -42,6 +47,8 @@ export interface LeasedUrl {
   depth: number;
   redirects: number;
   source: UrlSource;
+  /** Internal hops since the last page linked from another host (see {@link EnqueueUrl.hops}). */
+  hops: number;
   /** Tier it was queued in: 0–3, or 'r' for a re-crawl. */
   tier: '0' | '1' | '2' | '3' | 'r';
   /** Earlier failed attempts. */
