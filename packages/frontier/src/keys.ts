@@ -50,6 +50,18 @@ export class FrontierKeys {
   ipLock(ip: string): string {
     return `${this.prefix}:ip:{${ip}}`;
   }
+  /**
+   * What the crawl learned about a host's URLs (crawl-quality state: URL templates and their
+   * novelty, no-op query parameters, the soft-404 probe's answer, duplicate counts), written by
+   * the agent holding the host's lease.
+   */
+  hostQuality(shard: number, host: string): string {
+    return `${this.shard(shard)}hq:${host}`;
+  }
+  /** Crawl-quality counters of the shard: rule → URLs dropped or marked by it. */
+  qualityCounters(shard: number): string {
+    return `${this.shard(shard)}qc`;
+  }
   queue(shard: number, host: string): string {
     return `${this.shard(shard)}q:${host}`;
   }
