@@ -50,6 +50,16 @@ describe('normalizeUrl', () => {
     expect(url('http://x.com?')).toBe('http://x.com/');
   });
 
+  it('removes session ids carried as path parameters, any case, keeping other parameters', () => {
+    expect(url('http://x.com/shop;jsessionid=1A2B3C?item=4')).toBe('http://x.com/shop?item=4');
+    expect(url('http://x.com/a;JSESSIONID=ab12/b.html')).toBe('http://x.com/a/b.html');
+    expect(url('http://x.com/p;PHPSESSID=9f;sid=77;SessionId=x1')).toBe('http://x.com/p');
+    expect(url('http://x.com/p;jsessionid=ab;v=2')).toBe('http://x.com/p;v=2');
+    expect(url('./next;jsessionid=zz', 'http://x.com/dir/')).toBe('http://x.com/dir/next');
+    // Only those names: a parameter that merely ends in "sid" stays.
+    expect(url('http://x.com/p;bsid=3')).toBe('http://x.com/p;bsid=3');
+  });
+
   it('drops user info', () => {
     expect(url('http://user:pass@x.com/')).toBe('http://x.com/');
   });

@@ -36,6 +36,12 @@ const INPUT_LENGTH_FACTOR = 4;
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 /** Looks like `host.tld[:port][/…]` or `//host…`: a URL typed without its scheme. */
 const SCHEMELESS_HOST = /^(?:\/\/)?[^\s/?#:@.\\]+(?:\.[^\s/?#:@.\\]+)+\.?(?::\d*)?(?:[/?#]|$)/;
+/**
+ * A session id carried as a path parameter (`;jsessionid=…`, `;phpsessid=…`, `;sid=…`,
+ * `;sessionid=…`, any case), removed as crawler-commons' basic normalizer does: one page would
+ * otherwise get a new URL on every visit.
+ */
+const PATH_SESSION_ID = /;(?:jsessionid|phpsessid|sid|sessionid)=[^;/]*/gi;
 /** An http(s) URL with nothing where the host should be. */
 const EMPTY_HOST = /^https?:[\\/]*(?:[?#]|$)/i;
 
@@ -62,6 +68,8 @@ function parse(input: string, base?: URL): URL | null {
  *
  * Further rules of ours (each one keeps two spellings of one page from being crawled twice):
  * - runs of `/` in the path collapse to one (`//a//b` → `/a/b`);
+ * - session ids in path parameters are removed (`/a;jsessionid=1F2?x` → `/a?x`; also
+ *   `;phpsessid=`, `;sid=`, `;sessionid=`, any case);
  * - user info (`user:pass@`) is dropped: a crawler never sends credentials found in links;
  * - query parameters with an empty key are dropped, and `b=` is written `b`;
  * - without a `base`, a scheme-less `host.tld/path` (or `//host/path`) is read as `http://`;
@@ -119,7 +127,10 @@ function normalizeOrReject(
     return reject('invalid', `host "${clip(url.hostname)}" is invalid without its trailing dot`);
   }
 
-  const path = normalizePercentEncoding(url.pathname.replace(/\/{2,}/g, '/'), 'path');
+  const path = normalizePercentEncoding(
+    url.pathname.replace(/\/{2,}/g, '/').replace(PATH_SESSION_ID, ''),
+    'path',
+  );
   const query = normalizeQuery(url.search.slice(1));
   const port = url.port === '' ? '' : `:${url.port}`;
   const out = `${scheme}//${host}${port}${path === '' ? '/' : path}${query === '' ? '' : `?${query}`}`;
