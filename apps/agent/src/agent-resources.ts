@@ -9,10 +9,13 @@ import type { ContentIndex } from './dedupe/content-index';
 import type { PagePublisher } from './feed/page-publisher';
 import type { LivePolicies } from './policy/live-policies';
 import type { LiveSettings } from './policy/live-settings';
+import type { LiveBlockRules } from './policy/live-block-rules';
 import type { EnqueueBatcher } from './frontier/enqueue-batcher';
 import type { LoopLag } from './fetch/loop-lag';
 import type { ParsePool } from './parse/parse-pool';
 import type { Logger } from '@crawler/shared/log';
+import type { SitemapState } from './parse/sitemap-state';
+import type { HostQualityTracker } from './quality/host-quality-tracker';
 
 /** What every part of the agent shares: built once in agent.ts, passed down. */
 export interface AgentResources {
@@ -38,6 +41,15 @@ export interface AgentResources {
   policies: LivePolicies;
   /** Crawl settings operators change live (default gap, re-crawl share, User-Agent, depth). */
   settings: LiveSettings;
+  /**
+   * Operator block rules of the whole crawl (blocked hosts and domains, URL block patterns),
+   * read every 2 s: links they match are dropped at enqueue, and `match(url, host)` says why.
+   */
+  blockRules: LiveBlockRules;
+  /** Hosts' sitemap budgets and the standings of listed sitemaps, shared by all agents. */
+  sitemaps: SitemapState;
+  /** What the crawl learned about the hosts in hand (URL families, no-op parameters, soft 404s). */
+  quality: HostQualityTracker;
   log: Logger;
   /** Counters for heartbeats and the summary. */
   counters: AgentCounters;
@@ -59,6 +71,10 @@ export interface AgentCounters {
    * refused at its robots.txt is parked instead: the frontier dead-letters its URLs.
    */
   addressRefused: number;
-  /** Discovered links kept out of the frontier by the trap rules (length, depth, repeats). */
+  /** Discovered links kept out of the frontier by the trap rules (length, depth, repeats, hops). */
   trapRefused: number;
+  /** Links dropped at enqueue by an operator block rule (a blocked host or a URL pattern). */
+  blockRefused: number;
+  /** URLs kept out by the crawl-quality rules (closed URL families, pagers, facets, soft 404s, duplicate budget). */
+  qualityRefused: number;
 }

@@ -1,4 +1,6 @@
+import { HostQualityTracker, qualityLimits } from './quality/host-quality-tracker';
 import { sleepUnlessStopped } from './lease/host-pacer';
+import { SitemapState } from './parse/sitemap-state';
 import { join } from 'node:path';
 import type { Config } from '@crawler/shared/config';
 import { openFrontier, type HostLease } from '@crawler/frontier';
@@ -18,6 +20,7 @@ import { createParsePool } from './parse/parse-pool';
 import { ContentIndex } from './dedupe/content-index';
 import { LivePolicies } from './policy/live-policies';
 import { LiveSettings } from './policy/live-settings';
+import { LiveBlockRules } from './policy/live-block-rules';
 import { EnqueueBatcher } from './frontier/enqueue-batcher';
 import { LoopLag } from './fetch/loop-lag';
 import { PagePublisher } from './feed/page-publisher';
@@ -26,6 +29,8 @@ import { objectStoreFromSettings, WarcShipper } from '@crawler/shared/storage';
 
 /** How often the agent reads the crawl settings operators may have changed. */
 const SETTINGS_REFRESH_MS = 2_000;
+/** How often the agent checks whether the operators' block rules changed. */
+const BLOCK_RULES_REFRESH_MS = 2_000;
 /**
  * Most host leases asked for in one call: thousands at once (a fresh agent, a big frontier)
  * would be read, validated and started in one go, holding the event loop for long enough to
@@ -152,6 +157,8 @@ export class CrawlAgent {
       linksEnqueued: 0,
       addressRefused: 0,
       trapRefused: 0,
+      blockRefused: 0,
+      qualityRefused: 0,
     };
     const settings = new LiveSettings({
       redis,
@@ -163,12 +170,17 @@ export class CrawlAgent {
       log,
     });
     await settings.start(SETTINGS_REFRESH_MS);
+    const blockRules = new LiveBlockRules({ redis, prefix: config.REDIS_PREFIX, log });
+    await blockRules.start(BLOCK_RULES_REFRESH_MS);
     const stopper = new AbortController();
     holder.agent = new CrawlAgent(
       {
         config,
         frontier,
-        links: new EnqueueBatcher(frontier, (n) => (counters.linksEnqueued += n), log),
+        links: new EnqueueBatcher(frontier, (n) => (counters.linksEnqueued += n), log, {
+          blockRules,
+          onBlocked: (n) => (counters.blockRefused += n),
+        }),
         http,
         lag: new LoopLag(),
         robots,
@@ -179,6 +191,9 @@ export class CrawlAgent {
         pages,
         policies: await LivePolicies.start(redis, frontier, log),
         settings,
+        blockRules,
+        sitemaps: new SitemapState(redis, frontier),
+        quality: new HostQualityTracker(redis, frontier.keys, qualityLimits(config), log),
         log,
         counters,
         parsePool: createParsePool({
@@ -231,6 +246,7 @@ export class CrawlAgent {
     await this.r.http.close();
     await this.r.policies.close();
     this.r.settings.stop();
+    this.r.blockRules.stop();
     this.r.lag.stop();
     await this.redis.zrem(agentsKey(this.r.config.REDIS_PREFIX), this.r.config.agentId);
     this.r.log.info(

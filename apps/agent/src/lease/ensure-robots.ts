@@ -1,5 +1,6 @@
-import { normalizeUrl, urlFingerprint } from '@crawler/shared/url';
+import { urlFingerprint } from '@crawler/shared/url';
 import type { AgentResources } from '../agent-resources';
+import { enqueueRobotsSitemaps } from '../parse/enqueue-robots-sitemaps';
 import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
 import type { RobotsState } from '../robots/robots-cache';
@@ -19,13 +20,15 @@ export interface AddressRefused {
 /**
  * The robots state of an origin, fetching robots.txt when it is not cached: with the same client,
  * user agent and network path as pages, at the host's pace, following up to 5 redirects. Null
- * when the agent stopped while waiting for the host's turn (no request was started).
+ * when the agent stopped while waiting for the host's turn (no request was started). Its
+ * `Sitemap:` lines are enqueued at `depth`, the depth of the URL that needed it.
  */
 export async function ensureRobots(
   r: AgentResources,
   origin: string,
   host: string,
   pacer: HostPacer,
+  depth = 0,
 ): Promise<RobotsState | AddressRefused | null> {
   const cached = await r.robots.cached(origin);
   if (cached) return cached.state;
@@ -63,7 +66,7 @@ export async function ensureRobots(
         status: res.status,
         body: res.body.toString('utf8'),
       });
-      if (state.kind === 'rules') await enqueueSitemaps(r, state.rules.sitemaps);
+      if (state.kind === 'rules') await enqueueRobotsSitemaps(r, state.rules.sitemaps, depth);
       return state;
     } catch (err) {
       if (!(err instanceof FetchError)) throw err;
@@ -81,24 +84,6 @@ export async function ensureRobots(
     }
   }
   return r.robots.record(origin, { error: 'too_many_redirects' });
-}
-
-/** `Sitemap:` lines go through the frontier like any URL (their host's robots and pace apply). */
-async function enqueueSitemaps(r: AgentResources, urls: string[]): Promise<void> {
-  const entries = [];
-  for (const raw of urls.slice(0, 100)) {
-    const n = normalizeUrl(raw);
-    if (n.ok)
-      entries.push({
-        url: n.url,
-        urlFp: urlFingerprint(n.url),
-        host: n.host,
-        depth: 0,
-        priority: 0,
-        source: 'sitemap-file' as const,
-      });
-  }
-  await r.links.add(entries);
 }
 
 function safeResolve(href: string, base: string): string | null {

@@ -5,6 +5,7 @@ import { FetchError } from '../fetch/fetch-error';
 import { headerValue, type HttpResponse } from '../fetch/http-client';
 import { parseRetryAfterMs } from '../fetch/parse-retry-after';
 import { enqueueSitemapEntries } from '../parse/enqueue-sitemap-entries';
+import { isSitemapDocument } from '../parse/is-sitemap-document';
 import type { HostPacer } from './host-pacer';
 import {
   archiveResponse,
@@ -33,7 +34,7 @@ function isHtmlPage(res: HttpResponse, entry: LeasedUrl): boolean {
     res.status < 300 &&
     HTML_TYPES.has(res.contentType) &&
     !res.truncated &&
-    entry.source !== 'sitemap-file'
+    !isSitemapDocument(entry, res)
   );
 }
 
@@ -116,15 +117,20 @@ export async function fetchAndRecord(
         r.http.prefetchDns([hostOf(n.url)]);
       }
     } else errorCode = 'bad_redirect';
-  } else if (
-    bodyIsNews(archived) &&
-    res.status >= 200 &&
-    res.status < 300 &&
-    entry.source === 'sitemap-file'
-  ) {
+  } else if (bodyIsNews(archived) && isSitemapDocument(entry, res)) {
     await enqueueSitemapEntries(r, entry, res.body);
   }
 
+  r.quality.get(host)?.observe({
+    url: entry.url,
+    status: res.status,
+    sha256: archived.contentHash,
+    simhash,
+    duplicate: archived.duplicateOf !== '',
+    soft404: errorCode === 'soft_404',
+    title: html?.title ?? '',
+    at: fetchedAt.getTime(),
+  });
   r.telemetry.push(
     telemetryRow(r, base, {
       ...fields,

@@ -10,13 +10,15 @@ import {
   type ArchivedResponse,
   type ArchivePlan,
 } from './archive-response';
-import { trapDrops } from './lease-run';
+import { trapDropsByRule } from './lease-run';
+import { screenLinks } from '../quality/screen-urls';
 
 /** What parsing a page adds to its telemetry row. */
 export interface HtmlOutcome {
-  /** `parse_<code>` when the page could not be parsed, else ''. */
+  /** `parse_<code>` when the page could not be parsed, `soft_404` for a soft 404, else ''. */
   errorCode: string;
   simhash: string;
+  title: string;
 }
 
 /**
@@ -57,24 +59,40 @@ export async function followHtml(
         contentSha256: plan?.contentHash ?? already?.contentHash ?? '',
       },
       depth: entry.depth,
-      limits: { maxUrlLength: 2048, maxPathSegments: 16, maxDepth: r.settings.maxDepth() },
+      hops: entry.hops,
+      limits: {
+        maxUrlLength: 2048,
+        maxPathSegments: 16,
+        maxDepth: r.settings.maxDepth(),
+        maxHops: r.config.CRAWLER_MAX_HOPS,
+      },
       record: plan ? { exchange, gzipLevel: r.warc.gzipLevel } : null,
     });
   } catch (err) {
     if (!(err instanceof ParsePoolError)) throw err;
     const archived = already ?? (await archiveResponse(r, res, fetchedAt, entry.prior, plan!));
-    return { archived, html: { errorCode: `parse_${err.code}`, simhash: '' } };
+    return { archived, html: { errorCode: `parse_${err.code}`, simhash: '', title: '' } };
   }
   const archived =
     already ??
     (await recordStored(r, res, fetchedAt, plan!, await r.warc.writeBuiltExchange(result.record!)));
 
   const { page, found } = result;
-  r.counters.trapRefused += trapDrops(found.dropped);
-  if (found.urls.length > 0) {
+  // A page that answers like the host's missing pages: neither followed nor fed.
+  if (r.quality.get(host)?.isSoft404(res.status, page.simhash, page.title)) {
+    r.quality.count(host, 'soft_404');
+    r.counters.qualityRefused++;
+    return { archived, html: { errorCode: 'soft_404', simhash: page.simhash, title: page.title } };
+  }
+  for (const [rule, n] of trapDropsByRule(found.dropped)) {
+    r.counters.trapRefused += n;
+    r.quality.count(host, rule, n);
+  }
+  const urls = screenLinks(r, host, found.urls);
+  if (urls.length > 0) {
     // Hosts met now are likely leased soon: have their addresses ready by then.
-    r.http.prefetchDns(found.urls.map((u) => u.host));
-    await r.links.add(found.urls);
+    r.http.prefetchDns(urls.map((u) => u.host));
+    await r.links.add(urls);
   }
   await r.pages.publishEncoded(
     {
@@ -104,5 +122,5 @@ export async function followHtml(
     },
     { json: result.textJson, bytes: result.textBytes },
   );
-  return { archived, html: { errorCode: '', simhash: page.simhash } };
+  return { archived, html: { errorCode: '', simhash: page.simhash, title: page.title } };
 }

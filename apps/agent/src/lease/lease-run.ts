@@ -47,18 +47,29 @@ export function robotsUnavailable(
 }
 
 /** discoverLinks' drop reasons that are trap rules (the normalizer's length cap is one too). */
-const TRAP_DROPS: ReadonlyArray<TrapRule | 'too_long'> = [
-  'url_too_long',
-  'too_long',
-  'path_too_deep',
-  'repeated_segments',
-  'too_deep',
+const TRAP_DROPS: ReadonlyArray<[TrapRule | 'too_long', TrapRule]> = [
+  ['url_too_long', 'url_too_long'],
+  ['too_long', 'url_too_long'],
+  ['path_too_deep', 'path_too_deep'],
+  ['repeated_segments', 'repeated_segments'],
+  ['too_deep', 'too_deep'],
+  ['too_many_hops', 'too_many_hops'],
 ];
+
+/** Links of a page the trap rules kept out, by rule, from discoverLinks' drops by reason. */
+export function trapDropsByRule(dropped: Readonly<Record<string, number>>): Map<TrapRule, number> {
+  const byRule = new Map<TrapRule, number>();
+  for (const [reason, rule] of TRAP_DROPS) {
+    const n = dropped[reason] ?? 0;
+    if (n > 0) byRule.set(rule, (byRule.get(rule) ?? 0) + n);
+  }
+  return byRule;
+}
 
 /** Links of a page the trap rules kept out, from discoverLinks' drops by reason. */
 export function trapDrops(dropped: Readonly<Record<string, number>>): number {
   let n = 0;
-  for (const reason of TRAP_DROPS) n += dropped[reason] ?? 0;
+  for (const count of trapDropsByRule(dropped).values()) n += count;
   return n;
 }
 

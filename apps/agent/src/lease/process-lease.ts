@@ -6,6 +6,8 @@ import { fetchAndRecord } from './fetch-and-record';
 import { recordDenied, robotsUnavailable, stopStartingAt, type LeaseRun } from './lease-run';
 import { workUrlsConcurrently } from './work-concurrently';
 import { robotsAllows, crawlDelayMs } from '../robots/robots-cache';
+import { screenLeasedUrl } from '../quality/screen-urls';
+import { probeSoft404 } from '../quality/probe-soft-404';
 
 /**
  * Works one host lease: robots.txt first (from cache or fetched, with the host's pace), then
@@ -17,7 +19,7 @@ import { robotsAllows, crawlDelayMs } from '../robots/robots-cache';
 export async function processLease(r: AgentResources, lease: HostLease): Promise<void> {
   const receivedAt = performance.now();
   const pacer = new HostPacer(lease.gapMs, 0, 10, 30_000, (ms) => r.lag.serverMs(ms));
-  await r.policies.load(lease.host);
+  await Promise.all([r.policies.load(lease.host), r.quality.load(lease.host, lease.shard)]);
   let run: LeaseRun;
   try {
     run =
@@ -26,6 +28,8 @@ export async function processLease(r: AgentResources, lease: HostLease): Promise
         : await workUrls(r, lease, pacer, receivedAt);
   } finally {
     r.policies.forget(lease.host);
+    // Saved before the lease completes: the host's next lease, on any agent, starts from it.
+    await r.quality.release(lease.host);
   }
 
   const ip = r.http.ipOf(lease.host);
@@ -64,7 +68,7 @@ async function workUrls(
   for (const entry of lease.urls) {
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
     const origin = new URL(entry.url).origin;
-    const robots = await ensureRobots(r, origin, lease.host, pacer);
+    const robots = await ensureRobots(r, origin, lease.host, pacer, entry.depth);
     if (robots === null) break; // the agent stopped while waiting for the host's turn
     if (robots.kind === 'disallow_all') {
       robotsUnavailable(r, robots, run);
@@ -76,6 +80,17 @@ async function workUrls(
       run.processed++;
       continue;
     }
+    const screen = await screenLeasedUrl(r, lease.host, entry);
+    if (screen.kind === 'skip') {
+      run.processed++;
+      continue;
+    }
+    if (screen.kind === 'stop') {
+      run.extraDelayMs = screen.delayMs;
+      break;
+    }
+    if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
+    if (!(await probeSoft404(r, lease.host, origin, robots, pacer))) break;
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
     // An operator's block or rate change applies at once, even in the middle of a lease.
     if (blocked()) break;

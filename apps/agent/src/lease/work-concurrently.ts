@@ -6,6 +6,8 @@ import { fetchAndRecord } from './fetch-and-record';
 import { HostPacer } from './host-pacer';
 import { recordDenied, robotsUnavailable, stopStartingAt, type LeaseRun } from './lease-run';
 import { StartGate } from './start-gate';
+import { screenLeasedUrl } from '../quality/screen-urls';
+import { probeSoft404 } from '../quality/probe-soft-404';
 
 /**
  * Works a lease over several connections, for a host an operator allowed more than one
@@ -35,7 +37,8 @@ export async function workUrlsConcurrently(
   const robotsOf = new Map<string, RobotsState>();
   for (const origin of new Set(lease.urls.map((u) => new URL(u.url).origin))) {
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) return run;
-    const robots = await ensureRobots(r, origin, lease.host, pacer);
+    const depth = Math.min(...lease.urls.map((u) => u.depth)); // its Sitemap: lines' depth
+    const robots = await ensureRobots(r, origin, lease.host, pacer, depth);
     if (robots === null) return run; // the agent stopped while waiting for the host's turn
     if (robots.kind === 'disallow_all') {
       robotsUnavailable(r, robots, run);
@@ -44,6 +47,9 @@ export async function workUrlsConcurrently(
     pacer.setCrawlDelay(crawlDelayMs(robots));
     robotsOf.set(origin, robots);
   }
+  const [firstOrigin, firstRobots] = [...robotsOf][0] ?? [];
+  if (firstOrigin && firstRobots && !(await probeSoft404(r, lease.host, firstOrigin, firstRobots, pacer)))
+    return run;
 
   const crawlDelay = Math.max(0, ...[...robotsOf.values()].map(crawlDelayMs));
   const gapMs = () => Math.max(policy()?.gapMs ?? lease.gapMs, crawlDelay);
@@ -76,6 +82,16 @@ export async function workUrlsConcurrently(
         const entry = lease.urls[i]!;
         if (!robotsAllows(robotsOf.get(new URL(entry.url).origin)!, entry.url)) {
           recordDenied(r, lease.host, entry);
+          done[i] = true;
+          continue;
+        }
+        const screen = await screenLeasedUrl(r, lease.host, entry);
+        if (screen.kind === 'stop') {
+          run.extraDelayMs = screen.delayMs;
+          stop = true;
+          return;
+        }
+        if (screen.kind === 'skip') {
           done[i] = true;
           continue;
         }

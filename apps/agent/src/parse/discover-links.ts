@@ -18,14 +18,18 @@ export interface DiscoveredLinks {
 /**
  * Turns a page's hrefs into frontier entries: resolved against the page's effective base,
  * normalized (the one canonical form every seen-check uses), deduplicated within the page, and
- * kept out when a trap rule says so. One bad href never affects the others.
+ * kept out when a trap rule says so. A link to another host starts a new hop count (0); a
+ * same-host link is one hop more than its page. One bad href never affects the others.
  */
 export function discoverLinks(
   pageUrl: string,
   page: ExtractedPage,
   depth: number,
   limits: TrapLimits,
+  /** The page's same-host hops from a page another host links to: same-host links are one more. */
+  hops = 0,
 ): DiscoveredLinks {
+  const pageHost = hostOf(pageUrl);
   const dropped: Record<string, number> = {};
   const urls: EnqueueUrl[] = [];
   const outlinks: DiscoveredLinks['outlinks'] = [];
@@ -46,12 +50,14 @@ export function discoverLinks(
       dropped.meta_nofollow = (dropped.meta_nofollow ?? 0) + 1;
       continue;
     }
-    const trap = checkTrapRules(n.url, childDepth, limits);
+    const host = n.host;
+    const linkHops = host === pageHost ? hops + 1 : 0;
+    const trap = checkTrapRules(n.url, childDepth, limits, linkHops);
     if (trap) {
       dropped[trap] = (dropped[trap] ?? 0) + 1;
       continue;
     }
-    urls.push({ url: n.url, urlFp: fp, host: hostOf(n.url), depth: childDepth, source: 'link' });
+    urls.push({ url: n.url, urlFp: fp, host, depth: childDepth, source: 'link', hops: linkHops });
   }
   return { urls, outlinks, dropped };
 }

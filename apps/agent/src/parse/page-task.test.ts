@@ -24,6 +24,7 @@ function input(html: string, record: boolean): PageTaskInput {
       productToken: 'crawlerbot',
     },
     depth: 2,
+    hops: 0,
     limits: DEFAULT_TRAP_LIMITS,
     record: record
       ? {

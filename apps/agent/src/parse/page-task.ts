@@ -8,6 +8,8 @@ export interface PageTaskInput {
   page: ParsePageInput;
   /** The page's hops from a seed: its links are one more. */
   depth: number;
+  /** The page's same-host hops from a page another host links to (its queue entry's). */
+  hops: number;
   /** Trap limits the page's links are checked against. */
   limits: TrapLimits;
   /**
@@ -52,6 +54,7 @@ export async function pageTask(input: PageTaskInput): Promise<PageTaskResult> {
     toExtractedPage({ ...page, text: '', links }),
     input.depth,
     input.limits,
+    input.hops,
   );
   const fed = page.robots.noindex ? '' : text;
   return {

@@ -196,7 +196,7 @@ describe('parsePage', () => {
 
   it('feeds discoverLinks, which honours an X-Robots-Tag nofollow', () => {
     const html = '<base href="https://cdn.example.org/"><a href="a">a</a><a href="/b#x">b</a>';
-    const limits = { maxUrlLength: 2048, maxPathSegments: 16, maxDepth: 10 };
+    const limits = { maxUrlLength: 2048, maxPathSegments: 16, maxDepth: 10, maxHops: 3 };
     const found = discoverLinks(URL_, toExtractedPage(parse(html)), 0, limits);
     expect(found.urls.map((u) => u.url)).toEqual([
       'https://cdn.example.org/a',

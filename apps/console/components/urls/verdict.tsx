@@ -6,7 +6,9 @@ const EXPLAIN: Record<VerdictReason, string> = {
   fetched: 'Fetched.',
   robots: 'Not fetched: the host’s robots.txt disallows it.',
   blocked: 'Not fetched: an operator blocked the host.',
-  trap: 'Not fetched: it looks like a crawler trap (calendar, session id, repeated path…).',
+  trap: 'Not fetched: a trap or crawl-quality rule keeps it out (calendar, pager, facets, session id, a URL family that repeats itself…).',
+  soft_404:
+    'Fetched, but it answers like the host’s missing pages (a soft 404): not followed, not fed.',
   budget: 'Not fetched: the host used up its daily page budget.',
   duplicate: 'Fetched, but its body repeats another URL’s exactly: kept as a revisit of it.',
   not_yet_due: 'Waiting in its host’s queue for the host’s next turn (politeness or backoff).',

@@ -18,6 +18,7 @@ export type VerdictReason =
   | 'robots'
   | 'blocked'
   | 'trap'
+  | 'soft_404'
   | 'budget'
   | 'duplicate'
   | 'not_yet_due'

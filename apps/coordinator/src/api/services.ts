@@ -27,6 +27,8 @@ export function hostDeps(s: Services) {
     store: s.store,
     policies: s.store.policies,
     frontier: s.frontier,
+    redis: s.redis,
+    prefix: s.config.REDIS_PREFIX,
     defaultGapMs: s.frontier.defaults.defaultGapMs,
     defaultDailyBudget: s.config.HOST_DAILY_BUDGET,
   };
@@ -51,6 +53,7 @@ export function inspectDeps(s: Services) {
   return {
     analytics: s.analytics,
     frontier: s.frontier,
+    redis: s.redis,
     policies: s.store.policies,
     recrawl: s.recrawl,
     defaultDailyBudget: s.config.HOST_DAILY_BUDGET,

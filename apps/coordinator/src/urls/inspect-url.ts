@@ -6,6 +6,8 @@ import { isoOfClickhouse } from '../clickhouse/clickhouse-time';
 import type { HostPolicyRepository } from '../db/host-policy-repository';
 import { inspectUrlInput, type HistoryRow, type UrlInspection } from './inspect-url.types';
 import { urlVerdict } from './url-verdict';
+import { qualityRuleOf, readHostQuality } from './host-quality-reader';
+import type { RedisClient } from '@crawler/shared/redis';
 
 /** The part of the re-crawl store the inspector reads (apps/coordinator/src/recrawl). */
 export interface RecrawlStateReader {
@@ -15,6 +17,8 @@ export interface RecrawlStateReader {
 export interface InspectUrlDeps {
   analytics: AnalyticsStore;
   frontier: Frontier;
+  /** Where agents keep each host's crawl-quality state. */
+  redis: RedisClient;
   policies: HostPolicyRepository;
   /** Absent until the coordinator builds a re-crawl store: `recrawl` is then null. */
   recrawl?: RecrawlStateReader | undefined;
@@ -64,7 +68,7 @@ export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<Ur
   const url = n.url;
   const host = n.host;
   const fp = urlFingerprint(url);
-  const [rows, pages, policy, live, state, [seen], dead, recrawl] = await Promise.all([
+  const [rows, pages, policy, live, state, [seen], dead, recrawl, quality] = await Promise.all([
     deps.analytics.queryJson<Raw>(HISTORY_SQL, { host, fp }),
     deps.analytics.listPages(fp, 1),
     deps.policies.get(host),
@@ -73,6 +77,7 @@ export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<Ur
     deps.frontier.seenBatch([{ urlFp: fp, host }]),
     deps.frontier.deadLettersOfHost(host),
     deps.recrawl ? deps.recrawl.state(host, fp) : Promise.resolve(null),
+    readHostQuality(deps.redis, deps.frontier, host),
   ]);
   const history: HistoryRow[] = rows.map((r) => ({
     fetched_at: isoOfClickhouse(String(r.fetched_at)),
@@ -96,6 +101,7 @@ export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<Ur
     deadLetter,
     // Only for URLs never seen: a seen URL got past the rules when it was discovered.
     trapRule: history.length === 0 && !seen ? checkTrapRules(url, 0) : null,
+    qualityRule: qualityRuleOf(quality, url),
     recrawlDueAt: recrawl?.dueAt ?? null,
     hostNextAt: Number(state.fields.next_at ?? 0),
     budgetLeft: budgetLeftToday(state.fields, deps.defaultDailyBudget, Date.now()),

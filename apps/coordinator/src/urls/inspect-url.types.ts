@@ -37,6 +37,7 @@ export const VERDICT_REASONS = [
   'robots',
   'blocked',
   'trap',
+  'soft_404',
   'budget',
   'duplicate',
   'not_yet_due',

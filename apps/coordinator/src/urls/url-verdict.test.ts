@@ -13,6 +13,7 @@ const facts = (over: Partial<UrlFacts> = {}): UrlFacts => ({
   queuedOnHost: 4,
   deadLetter: null,
   trapRule: null,
+  qualityRule: null,
   recrawlDueAt: null,
   hostNextAt: 0,
   budgetLeft: null,
@@ -43,6 +44,21 @@ describe('urlVerdict', () => {
     expect(v).toMatchObject({ fetched: true, reason: 'duplicate' });
     expect(v.detail).toContain('http://a.example/');
     expect(urlVerdict(facts({ history: [row()] })).reason).toBe('fetched');
+  });
+
+  it('a soft 404: fetched, reason "soft_404"', () => {
+    const v = urlVerdict(facts({ history: [row({ error_code: 'soft_404' })] }));
+    expect(v).toMatchObject({ fetched: true, reason: 'soft_404' });
+  });
+
+  it('a URL a crawl-quality rule keeps out, though seen: "trap", naming the rule', () => {
+    const v = urlVerdict(facts({ seen: true, qualityRule: 'template_exhausted' }));
+    expect(v.reason).toBe('trap');
+    expect(v.detail).toContain('template_exhausted');
+    // A fetch is stronger evidence than a rule learned later.
+    expect(urlVerdict(facts({ history: [row()], qualityRule: 'noop_param' })).reason).toBe(
+      'fetched',
+    );
   });
 
   it('queued behind a spent daily budget: "budget"', () => {

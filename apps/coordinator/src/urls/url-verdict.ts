@@ -1,4 +1,5 @@
 import type { TrapRule } from '@crawler/shared/traps';
+import type { QualityRule } from '@crawler/shared/quality';
 import type { HistoryRow, UrlVerdict, VerdictReason } from './inspect-url.types';
 
 /** What the inspector found about a URL in each store. */
@@ -9,6 +10,8 @@ export interface UrlFacts {
   queuedOnHost: number;
   deadLetter: { reason: string; attempts: number; at: number } | null;
   trapRule: TrapRule | null;
+  /** The host's crawl-quality rule that keeps this URL from being fetched, if any. */
+  qualityRule: QualityRule | null;
   /** Due time of the URL's next re-crawl (epoch ms), when scheduled. */
   recrawlDueAt: number | null;
   /** The host's next allowed time (epoch ms; 0 when none). */
@@ -31,6 +34,19 @@ const REASON_OF_CODE: Record<string, VerdictReason> = {
   duplicate: 'duplicate',
 };
 
+/** What each crawl-quality rule means for a URL it matches. */
+const QUALITY_DETAIL: Record<QualityRule, string> = {
+  template_exhausted:
+    "quality rule template_exhausted: the host's pages of this URL family kept coming back near-identical, so the family is closed on this host and its URLs are dropped",
+  pager_depth: 'quality rule pager_depth: a pager page deeper than QUALITY_MAX_PAGER_DEPTH',
+  facet_explosion:
+    'quality rule facet_explosion: more query parameters than QUALITY_MAX_QUERY_PARAMS, or a parameter combination beyond the QUALITY_MAX_FACET_COMBOS its URL family may use',
+  noop_param:
+    'quality rule noop_param: it carries a query parameter that never changed this host\'s pages; the URL without it is crawled instead',
+  soft_404: "quality rule soft_404: the page answers like the host's missing pages",
+  duplicate_budget: "quality rule duplicate_budget: the host's budget was cut for duplicate bodies",
+};
+
 const answered = (r: HistoryRow) =>
   r.error_code !== 'robots_denied' && r.status >= 200 && r.status <= 399;
 
@@ -50,6 +66,12 @@ export function urlVerdict(f: UrlFacts): UrlVerdict {
         ? `; next re-crawl due ${new Date(f.recrawlDueAt).toISOString()}`
         : '';
     const fetched = `fetched ${ok.length} time(s); last HTTP ${last.status} at ${last.fetched_at}${due}`;
+    if (last.error_code === 'soft_404')
+      return {
+        fetched: true,
+        reason: 'soft_404',
+        detail: `${fetched}; the page answers like the host's answer for a path that does not exist (its soft-404 probe), so it was neither followed nor fed`,
+      };
     if (last.duplicate_of !== '')
       return {
         fetched: true,
@@ -82,6 +104,12 @@ export function urlVerdict(f: UrlFacts): UrlVerdict {
       detail: `parked as a dead letter after ${f.deadLetter.attempts} attempt(s): ${f.deadLetter.reason} (${new Date(f.deadLetter.at).toISOString()}); requeue it with POST /v1/dead-letters/requeue`,
     };
   }
+  if (f.qualityRule !== null)
+    return {
+      fetched: false,
+      reason: 'trap',
+      detail: QUALITY_DETAIL[f.qualityRule],
+    };
   if (latest && !f.seen) {
     return {
       fetched: false,

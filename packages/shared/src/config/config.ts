@@ -64,6 +64,28 @@ export const envSchema = z.object({
   CRAWLER_DEFAULT_GAP_MS: int(0, 3_600_000).default(1000),
   /** Links are followed up to this many hops from a seed. */
   CRAWLER_MAX_DEPTH: int(0, 1000).default(8),
+  /** Same-host links are followed up to this many hops from a page another host links to. */
+  CRAWLER_MAX_HOPS: int(0, 1000).default(3),
+  /** Crawl quality (docs/CONFIGURATION.md says why each default): near-identical pages that close a URL family. */
+  QUALITY_FAMILY_CLOSE_AFTER: int(1, 1000).default(3),
+  /** SimHash bits within which two pages of one URL family count as near-identical. */
+  QUALITY_NEAR_BITS: int(0, 32).default(10),
+  /** Highest pager page (`page=N`, `/page/N/`) followed. */
+  QUALITY_MAX_PAGER_DEPTH: int(1, 100_000).default(50),
+  /** Most query parameters one URL may combine (faceted navigation). */
+  QUALITY_MAX_QUERY_PARAMS: int(1, 100).default(4),
+  /** Most parameter-name combinations one URL family may use (faceted navigation). */
+  QUALITY_MAX_FACET_COMBOS: int(1, 60).default(8),
+  /** Probe each host once with a random path to recognise soft 404s. */
+  QUALITY_SOFT404_PROBE: bool.default(true),
+  /** SimHash bits within which a 200 answer matches the host's soft-404 answer. */
+  QUALITY_SOFT404_BITS: int(0, 32).default(12),
+  /** Fetches of a host (per day) before its exact-duplicate share is judged. */
+  QUALITY_DUP_MIN_FETCHES: int(1, 1_000_000).default(20),
+  /** Share of exact-duplicate bodies that cuts a host's daily budget. */
+  QUALITY_DUP_SHARE: z.coerce.number().min(0).max(1).default(0.5),
+  /** A duplicate-heavy host may still get this many times its distinct bodies today. */
+  QUALITY_DUP_BUDGET_FACTOR: z.coerce.number().min(0).max(1000).default(2),
   /** Private/loopback networks the fetcher may connect to (CIDR list). Default none. */
   CRAWLER_NETWORK_ALLOW: cidrList.default([]),
   /** Optional JSON file mapping host names to IPv4 addresses (test webs). */
@@ -74,12 +96,15 @@ export const envSchema = z.object({
   FRONTIER_EXPECTED_URLS: int(1000, 100_000_000_000).default(10_000_000),
   FRONTIER_BLOOM_BITS_PER_URL: int(1, 64).default(10),
   FRONTIER_BLOOM_HASHES: int(1, 30).default(7),
-  /** Weights of priority tiers 0–3 in a host's batches. */
+  /**
+   * Weights of URL priority tiers 0–9 in a host's batches: each tier with URLs waiting gets its
+   * weight's share of the slots among the waiting tiers' (0 = only when no other tier waits).
+   */
   FRONTIER_TIER_WEIGHTS: z
     .string()
-    .regex(/^\d{1,3},\d{1,3},\d{1,3},\d{1,3}$/, 'four weights like 8,4,2,1')
-    .default('8,4,2,1')
-    .transform((s) => s.split(',').map(Number) as [number, number, number, number]),
+    .regex(/^\d{1,4}(,\d{1,4}){9}$/, 'ten weights, tiers 0–9, like 512,256,128,64,32,16,8,4,2,1')
+    .default('512,256,128,64,32,16,8,4,2,1')
+    .transform((s) => s.split(',').map(Number)),
   /** Share of capacity reserved for re-crawls when both kinds wait (0–1). */
   FRONTIER_RECRAWL_SHARE: z.coerce.number().min(0).max(1).default(0.6),
   /** Attempts before a failing URL is parked in the dead letters. */

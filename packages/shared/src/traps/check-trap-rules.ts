@@ -1,5 +1,10 @@
 /** Why a URL was kept out of the frontier as a likely crawler trap. */
-export type TrapRule = 'url_too_long' | 'path_too_deep' | 'repeated_segments' | 'too_deep';
+export type TrapRule =
+  | 'url_too_long'
+  | 'path_too_deep'
+  | 'repeated_segments'
+  | 'too_deep'
+  | 'too_many_hops';
 
 export interface TrapLimits {
   /** Longest URL accepted (characters). */
@@ -8,26 +13,34 @@ export interface TrapLimits {
   maxPathSegments: number;
   /** Most hops from a seed. */
   maxDepth: number;
+  /**
+   * Most same-host hops from a page another host links to (or a seed, or a sitemap entry): the
+   * brief's "at most 3 hops from pages with links from other hosts".
+   */
+  maxHops: number;
 }
 
 export const DEFAULT_TRAP_LIMITS: TrapLimits = {
   maxUrlLength: 2048,
   maxPathSegments: 16,
   maxDepth: 8,
+  maxHops: 3,
 };
 
 /**
  * Cheap structural trap rules applied to every discovered link (a normalized URL): length, path
- * depth, hops from a seed, and repeated path-segment runs such as `/a/b/a/b/` or `/x/x/x/`.
- * Returns the first rule broken, or null.
+ * depth, hops from a seed, same-host hops from a page linked by another host, and repeated
+ * path-segment runs such as `/a/b/a/b/` or `/x/x/x/`. Returns the first rule broken, or null.
  */
 export function checkTrapRules(
   url: string,
   depth: number,
   limits: TrapLimits = DEFAULT_TRAP_LIMITS,
+  hops = 0,
 ): TrapRule | null {
   if (url.length > limits.maxUrlLength) return 'url_too_long';
   if (depth > limits.maxDepth) return 'too_deep';
+  if (hops > limits.maxHops) return 'too_many_hops';
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);
   if (pathStart < 0) return null;
   const q = url.indexOf('?', pathStart);

@@ -1,0 +1,94 @@
+import type { Redis, Cluster } from 'ioredis';
+import type { Config } from '@crawler/shared/config';
+import type { FrontierKeys } from '@crawler/frontier';
+import type { Logger } from '@crawler/shared/log';
+import { HostQuality, type QualityLimits, type QualityRule } from '@crawler/shared/quality';
+import type { TrapRule } from '@crawler/shared/traps';
+
+/** A host's quality state is forgotten after this long without a lease (it is relearned). */
+const STATE_TTL_S = 30 * 86_400;
+
+/** The crawl-quality thresholds in effect. */
+export function qualityLimits(config: Config): QualityLimits {
+  return {
+    familyCloseAfter: config.QUALITY_FAMILY_CLOSE_AFTER,
+    nearBits: config.QUALITY_NEAR_BITS,
+    maxPagerDepth: config.QUALITY_MAX_PAGER_DEPTH,
+    maxQueryParams: config.QUALITY_MAX_QUERY_PARAMS,
+    maxFacetCombos: config.QUALITY_MAX_FACET_COMBOS,
+    soft404Bits: config.QUALITY_SOFT404_BITS,
+    dupMinFetches: config.QUALITY_DUP_MIN_FETCHES,
+    dupShare: config.QUALITY_DUP_SHARE,
+    dupBudgetFactor: config.QUALITY_DUP_BUDGET_FACTOR,
+  };
+}
+
+/** A rule's count in the shard's quality counters (`{p}:{s}:qc`). */
+export type QualityCounter = QualityRule | TrapRule | 'blocked_pattern';
+
+/**
+ * The quality state of the hosts whose leases this agent holds: read from Redis when a lease
+ * starts (one GET), used by every fetch and link of the lease, written back (one SET, only when
+ * something was learned) before the lease completes — so the next agent to lease the host, and
+ * the URL inspector, see it. Only the lease holder writes a host's state, so no write is lost.
+ * Rule counts go to the shard's counters with the same write.
+ */
+export class HostQualityTracker {
+  private readonly held = new Map<string, { shard: number; quality: HostQuality; counts: Map<QualityCounter, number> }>();
+
+  constructor(
+    private readonly redis: Redis | Cluster,
+    private readonly keys: FrontierKeys,
+    private readonly limits: QualityLimits,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reads a host's state as its lease starts. */
+  async load(host: string, shard: number): Promise<HostQuality> {
+    let raw: string | null = null;
+    try {
+      raw = await this.redis.get(this.keys.hostQuality(shard, host));
+    } catch (err) {
+      // Without its state a host is judged as a new one: nothing is lost but what it taught.
+      this.log.warn({ err, host }, 'host quality state unreadable; starting afresh');
+    }
+    const quality = HostQuality.parse(raw, this.limits);
+    this.held.set(host, { shard, quality, counts: new Map() });
+    return quality;
+  }
+
+  /** The state of a host whose lease is in hand. */
+  get(host: string): HostQuality | undefined {
+    return this.held.get(host)?.quality;
+  }
+
+  /** Counts URLs of a host kept out by a rule (dropped at enqueue or at lease). */
+  count(host: string, rule: QualityCounter, n = 1): void {
+    const h = this.held.get(host);
+    if (!h || n === 0) return;
+    h.counts.set(rule, (h.counts.get(rule) ?? 0) + n);
+  }
+
+  /** Writes back what the lease learned and counted; the host is no longer in hand. */
+  async release(host: string): Promise<void> {
+    const h = this.held.get(host);
+    if (!h) return;
+    this.held.delete(host);
+    const multi = this.redis.multi();
+    let ops = 0;
+    if (h.quality.dirty) {
+      multi.set(this.keys.hostQuality(h.shard, host), h.quality.serialize(), 'EX', STATE_TTL_S);
+      ops++;
+    }
+    for (const [rule, n] of h.counts) {
+      multi.hincrby(this.keys.qualityCounters(h.shard), rule, n);
+      ops++;
+    }
+    if (ops === 0) return;
+    try {
+      await multi.exec();
+    } catch (err) {
+      this.log.warn({ err, host }, 'host quality state not saved');
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import type { EnqueueUrl, LeasedUrl } from '@crawler/frontier';
+import { urlFingerprint } from '@crawler/shared/url';
+import type { AgentResources } from '../agent-resources';
+import type { QualityCounter } from './host-quality-tracker';
+
+/**
+ * Queue priority of links into a URL family that has started repeating itself: the lowest, so
+ * the host's other work goes first (the frontier clamps it to its lowest tier).
+ */
+export const THROTTLED_PRIORITY = 9;
+
+/** What a leased URL comes to before its request: fetch it, skip it (it is done), or end the lease. */
+export type LeasedUrlScreen = { kind: 'fetch' } | { kind: 'skip' } | { kind: 'stop'; delayMs: number };
+
+function refuse(r: AgentResources, host: string, rule: QualityCounter): void {
+  r.quality.count(host, rule);
+  r.counters.qualityRefused++;
+}
+
+/** Milliseconds until the next UTC day, when a cut budget is whole again. */
+function untilNextUtcDay(now: number): number {
+  return 86_400_000 - (now % 86_400_000);
+}
+
+/**
+ * The host's quality rules on a leased URL, before any request: a URL of a closed family, a deep
+ * pager or a facet combination is dropped (counted under its rule; the URL inspector reads the
+ * rule from the host's state); one carrying learned no-op parameters is enqueued without them
+ * (the seen-check then drops it when that URL is known) and skipped; a host whose duplicate
+ * budget is spent ends its lease until the next UTC day.
+ */
+export async function screenLeasedUrl(
+  r: AgentResources,
+  host: string,
+  entry: LeasedUrl,
+): Promise<LeasedUrlScreen> {
+  const quality = r.quality.get(host);
+  if (!quality) return { kind: 'fetch' };
+  if (quality.budgetLeft() === 0) {
+    r.quality.count(host, 'duplicate_budget');
+    return { kind: 'stop', delayMs: untilNextUtcDay(Date.now()) };
+  }
+  const verdict = quality.screen(entry.url);
+  if (verdict.kind === 'keep') return { kind: 'fetch' };
+  if (verdict.kind === 'drop') {
+    refuse(r, host, verdict.rule);
+    return { kind: 'skip' };
+  }
+  r.quality.count(host, 'noop_param');
+  await r.links.add([
+    {
+      url: verdict.url,
+      urlFp: urlFingerprint(verdict.url),
+      host,
+      depth: entry.depth,
+      hops: entry.hops,
+      redirects: entry.redirects,
+      source: entry.source === 'recrawl' ? 'link' : entry.source,
+    },
+  ]);
+  return { kind: 'skip' };
+}
+
+/**
+ * The host's quality rules on the links one of its pages found: same-host links of closed
+ * families, deep pagers and facet explosions are dropped, learned no-op parameters are removed,
+ * and links into a family that has started repeating itself go to the lowest priority. Links to
+ * other hosts pass (their own host's rules apply when they are leased).
+ */
+export function screenLinks(r: AgentResources, host: string, urls: EnqueueUrl[]): EnqueueUrl[] {
+  const quality = r.quality.get(host);
+  if (!quality) return urls;
+  const out: EnqueueUrl[] = [];
+  for (const u of urls) {
+    if (u.host !== host) {
+      out.push(u);
+      continue;
+    }
+    const verdict = quality.screen(u.url);
+    if (verdict.kind === 'drop') refuse(r, host, verdict.rule);
+    else if (verdict.kind === 'strip') {
+      r.quality.count(host, 'noop_param');
+      out.push({ ...u, url: verdict.url, urlFp: urlFingerprint(verdict.url) });
+    } else out.push(verdict.throttled ? { ...u, priority: THROTTLED_PRIORITY } : u);
+  }
+  return out;
+}

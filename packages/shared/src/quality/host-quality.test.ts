@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { simhash64 } from '../dedupe';
+import { HostQuality, type FetchObservation } from './host-quality';
+import { DEFAULT_QUALITY_LIMITS } from './quality-limits';
+import { urlShape, withoutParams } from './url-shape';
+
+const H = 'http://a.test';
+const NOW = Date.UTC(2026, 11, 1, 12);
+
+function words(seed: number, n = 120): string {
+  // Deterministic distinct prose: different seeds give far-apart SimHashes.
+  const out: string[] = [];
+  let x = seed * 2654435761;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x ^ (x >>> 15), 2246822519) + i) >>> 0;
+    out.push(`w${x % 5000}`);
+  }
+  return out.join(' ');
+}
+
+const calendarText = (month: string) =>
+  `Events calendar for ${month}. No events are planned this month. Previous month Next month ` +
+  'Home About Contact Events calendar shows upcoming gatherings meetings and talks in the area. '.repeat(
+    4,
+  );
+
+function page(url: string, text: string, extra: Partial<FetchObservation> = {}): FetchObservation {
+  return {
+    url,
+    status: 200,
+    sha256: simhash64(text).padEnd(64, '0'),
+    simhash: simhash64(text),
+    duplicate: false,
+    soft404: false,
+    at: NOW,
+    ...extra,
+  };
+}
+
+describe('urlShape', () => {
+  it('abstracts digit runs, ids and parameter values into a family and a template', () => {
+    expect(urlShape(`${H}/calendar/2024/05`).family).toBe('/calendar/{n}/{n}');
+    expect(urlShape(`${H}/cal/2024-05-17/`).family).toBe('/cal/{n}-{n}-{n}/');
+    expect(urlShape(`${H}/item/3f9a8c7d2e1b`).family).toBe('/item/{id}');
+    expect(urlShape(`${H}/list?page=4`).template).toBe('/list?page={n}');
+    expect(urlShape(`${H}/items?size=m&color=red`).template).toBe('/items?color={v}&size={v}');
+    expect(urlShape(`${H}/`).template).toBe('/');
+  });
+
+  it('removes named parameters, keeping the rest in order', () => {
+    expect(withoutParams(`${H}/a?b=1&print=1&z=2`, new Set(['print']))).toBe(`${H}/a?b=1&z=2`);
+    expect(withoutParams(`${H}/a?print=1`, new Set(['print']))).toBe(`${H}/a`);
+  });
+});
+
+describe('HostQuality', () => {
+  it('closes a family whose pages keep coming back near-identical, and no other', () => {
+    const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    const months = ['2024/01', '2024/02', '2024/03', '2024/04'];
+    for (const m of months.slice(0, 3)) {
+      expect(q.screen(`${H}/calendar/${m}`).kind).toBe('keep');
+      q.observe(page(`${H}/calendar/${m}`, calendarText(m)));
+    }
+    // Two near-identical after the first: throttled, not yet closed.
+    expect(q.screen(`${H}/calendar/2024/04`)).toMatchObject({ kind: 'keep', throttled: true });
+    q.observe(page(`${H}/calendar/2024/04`, calendarText('2024/04')));
+    expect(q.screen(`${H}/calendar/2031/12`)).toEqual({ kind: 'drop', rule: 'template_exhausted' });
+    // Real articles of one family differ: never closed, never throttled.
+    for (let k = 0; k < 12; k++) q.observe(page(`${H}/news/p${k}.html`, words(k)));
+    expect(q.screen(`${H}/news/p99.html`)).toEqual({
+      kind: 'keep',
+      url: `${H}/news/p99.html`,
+      throttled: false,
+    });
+  });
+
+  it('closes at its first page a family that looks like a closed one (a calendar in another URL form)', () => {
+    const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    for (const m of ['01', '02', '03', '04'])
+      q.observe(page(`${H}/calendar/2024/${m}`, calendarText(`2024/${m}`)));
+    q.observe(page(`${H}/events?month=2024-07`, calendarText('2024-07')));
+    expect(q.screen(`${H}/events?month=2024-08`)).toEqual({
+      kind: 'drop',
+      rule: 'template_exhausted',
+    });
+  });
+
+  it('caps pagers and facet combinations', () => {
+    const q = HostQuality.fresh({ ...DEFAULT_QUALITY_LIMITS, maxFacetCombos: 3 }, NOW);
+    expect(q.screen(`${H}/list?page=50`).kind).toBe('keep');
+    expect(q.screen(`${H}/list?page=51`)).toEqual({ kind: 'drop', rule: 'pager_depth' });
+    expect(q.screen(`${H}/blog/page/51/`)).toEqual({ kind: 'drop', rule: 'pager_depth' });
+    expect(q.screen(`${H}/c?a=1&b=2&c=3&d=4&e=5`)).toEqual({
+      kind: 'drop',
+      rule: 'facet_explosion',
+    });
+    const combos = ['color=r', 'size=m', 'brand=x'];
+    combos.forEach((c, i) => q.observe(page(`${H}/catalog?${c}`, words(100 + i))));
+    expect(q.screen(`${H}/catalog?brand=y`).kind).toBe('keep'); // a combination already used
+    expect(q.screen(`${H}/catalog?color=r&size=m`)).toEqual({
+      kind: 'drop',
+      rule: 'facet_explosion',
+    });
+  });
+
+  it('learns a parameter that does not change the body and strips it; one that does is kept for good', () => {
+    const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    q.observe(page(`${H}/doc/a.html`, words(1)));
+    q.observe(page(`${H}/doc/a.html?print=1`, words(1)));
+    expect(q.noopParams()).toEqual(['print']);
+    expect(q.screen(`${H}/doc/b.html?lang=en&print=1`)).toEqual({
+      kind: 'strip',
+      url: `${H}/doc/b.html?lang=en`,
+      params: ['print'],
+    });
+    // Values of one parameter that give different bodies: real.
+    q.observe(page(`${H}/list?lang=en`, words(2)));
+    q.observe(page(`${H}/list?lang=de`, words(3)));
+    expect(q.screen(`${H}/list?lang=fr`).kind).toBe('keep');
+    // A variant fetched before its base is learned too (the base compares with the variant).
+    q.observe(page(`${H}/doc/c.html?sort=asc`, words(4)));
+    q.observe(page(`${H}/doc/c.html`, words(4)));
+    expect(q.noopParams().sort()).toEqual(['print', 'sort']);
+    q.observe(page(`${H}/doc/d.html?sort=desc`, words(5)));
+    q.observe(page(`${H}/doc/d.html?sort=asc`, words(6)));
+    expect(q.noopParams()).toEqual(['print']);
+  });
+
+  it('recognises soft 404s by the probe answer', () => {
+    const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    expect(q.needsProbe()).toBe(true);
+    const notFound = (p: string) =>
+      `Sorry, the page ${p} could not be found. ` + 'Try the search box or go back home. '.repeat(3);
+    q.setProbe(200, simhash64(notFound('/zx81-probe')), 'Page not found');
+    expect(q.needsProbe()).toBe(false);
+    expect(q.isSoft404(200, simhash64(notFound('/old/page-3.html')))).toBe(true);
+    // A bare echo moves the SimHash further; the same title still tells.
+    const bare = (p: string) => `Sorry, the page ${p} could not be found. Go back home.`;
+    const far = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    far.setProbe(200, simhash64(bare('/zx81-probe')), 'Page not found');
+    expect(far.isSoft404(200, simhash64(bare('/old/page-3.html')), 'Page Not Found')).toBe(true);
+    expect(far.isSoft404(200, simhash64(words(9)), 'Page not found')).toBe(false);
+    expect(q.isSoft404(200, simhash64(words(9)))).toBe(false);
+    expect(q.isSoft404(404, simhash64(notFound('/x')))).toBe(false);
+    const real404 = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    real404.setProbe(404, '');
+    expect(real404.needsProbe()).toBe(false);
+    expect(real404.isSoft404(200, simhash64(notFound('/x')))).toBe(false);
+  });
+
+  it('cuts the budget of a host whose bodies are mostly exact duplicates, until the next day', () => {
+    const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    for (let i = 0; i < 19; i++)
+      q.observe(page(`${H}/x/${i}`, words(i), { duplicate: i % 4 !== 0 }));
+    expect(q.budgetLeft(NOW)).toBeNull();
+    q.observe(page(`${H}/x/19`, words(19), { duplicate: true }));
+    // 20 fetches, 15 duplicates: the day's allowance becomes max(20, 2 × 5 distinct) = 20.
+    expect(q.budgetLeft(NOW)).toBe(0);
+    expect(q.budgetLeft(NOW + 86_400_000)).toBeNull();
+  });
+
+  it('round-trips through JSON and starts afresh from anything invalid', () => {
+    const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    q.observe(page(`${H}/a`, words(1)));
+    q.observe(page(`${H}/a?ref=nav`, words(1)));
+    expect(q.dirty).toBe(true);
+    const back = HostQuality.parse(q.serialize(), DEFAULT_QUALITY_LIMITS, NOW);
+    expect(back.noopParams()).toEqual(['ref']);
+    expect(back.dirty).toBe(false);
+    expect(HostQuality.parse('{"v":2}').noopParams()).toEqual([]);
+    expect(HostQuality.parse('not json').needsProbe()).toBe(true);
+  });
+
+  it('stays bounded whatever the host serves', () => {
+    const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    for (let i = 0; i < 3000; i++)
+      q.observe(page(`${H}/s${i}x/t${i}y?q${i % 7}=${i}`, words(i, 20)));
+    expect(q.serialize().length).toBeLessThan(200_000);
+    expect(HostQuality.parse(q.serialize()).serialize()).toBe(q.serialize());
+  });
+});

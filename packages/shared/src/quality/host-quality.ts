@@ -1,0 +1,361 @@
+/**
+ * What the crawl has learned about one host's URLs, and the rules it applies with it:
+ * - URL families (url-shape.ts) whose pages keep coming back near-identical (SimHash) are
+ *   closed (`template_exhausted`); a family's first page that matches a closed family's pages
+ *   closes it at once (one site's calendar in several URL forms);
+ * - pagers past `maxPagerDepth`, URLs combining more than `maxQueryParams` parameters, and
+ *   families using more than `maxFacetCombos` parameter combinations are refused
+ *   (`pager_depth`, `facet_explosion`);
+ * - a query parameter whose value never changed the body (identical SHA-256 or near SimHash
+ *   across URLs that differ only in it) is learned as a no-op and stripped from later URLs;
+ * - a 200 answer near-identical to the host's soft-404 probe answer is a soft 404;
+ * - a host whose bodies are mostly exact duplicates has today's budget cut.
+ * Pure state: the agent holding the host's lease loads it from Redis, applies it, and saves it.
+ * Every list in it is bounded, so one host's state stays a few kilobytes whatever it serves.
+ */
+import { z } from 'zod';
+import { hammingDistance, EMPTY_SIMHASH } from '../dedupe';
+import { urlFingerprint } from '../url';
+import { DEFAULT_QUALITY_LIMITS, type QualityLimits, type QualityRule } from './quality-limits';
+import { paramSet, urlShape, withoutParams, type UrlShape } from './url-shape';
+
+/** Families remembered per host; the least observed are forgotten first. */
+const MAX_FAMILIES = 200;
+/** SimHashes kept per family (the most recent). */
+const MAX_FAMILY_HASHES = 6;
+/** Observations kept for learning no-op parameters (oldest forgotten first). */
+const MAX_OBSERVATIONS = 300;
+/** Observations kept under one "URL without a parameter" key. */
+const MAX_OBSERVATIONS_PER_KEY = 4;
+/** Query parameter names taken as pager page numbers. */
+const PAGER_PARAMS = new Set(['page', 'p', 'pg', 'pagenum', 'pageno', 'paged', 'page_number']);
+/** `/page/N` path form of a pager. */
+const PAGER_PATH = /\/page\/(\d+)(?:\/|$)/;
+
+/** Title characters kept (abstracted) for comparisons. */
+const TITLE_MAX = 200;
+/** A title with digit runs abstracted: sibling pages of a calendar or pager share it. */
+export function titleShape(title: string): string {
+  return title.trim().toLowerCase().replace(/\d+/g, '#').slice(0, TITLE_MAX);
+}
+
+const simhashHex = z.string().regex(/^[0-9a-f]{16}$/);
+const familySchema = z.object({
+  /** Pages observed. */
+  n: z.number().int().min(0),
+  /** Consecutive near-identical pages, up to the latest. */
+  run: z.number().int().min(0),
+  /** Recent SimHashes. */
+  h: z.array(simhashHex).max(MAX_FAMILY_HASHES),
+  /** Why it was closed. */
+  c: z.enum(['template_exhausted', 'facet_explosion']).optional(),
+  /** Parameter-name combinations used (bounded by maxFacetCombos + 1). */
+  s: z.array(z.string().max(2048)).max(64).optional(),
+  /** The latest page's title with digit runs abstracted. */
+  t: z.string().max(TITLE_MAX).optional(),
+});
+/** One observed fetch for parameter learning: [param, value, sha256 prefix, simhash]. */
+const observationSchema = z.tuple([
+  z.string().max(256),
+  z.string().max(2048),
+  z.string().max(16),
+  z.string().max(16),
+]);
+
+/** The state as stored in Redis (validated when read back). */
+export const hostQualitySchema = z.object({
+  v: z.literal(1),
+  f: z.record(z.string().max(2048), familySchema),
+  /** Learned parameters: `noop` (stripped) or `real` (never stripped again). */
+  p: z.record(z.string().max(256), z.enum(['noop', 'real'])),
+  /** Observations by the fingerprint of the URL without the parameter ('' param: the URL itself). */
+  o: z.record(z.string().regex(/^[0-9a-f]{16}$/), z.array(observationSchema).max(MAX_OBSERVATIONS_PER_KEY)),
+  /** Insertion order of `o` keys, for eviction. */
+  oq: z.array(z.string()).max(MAX_OBSERVATIONS),
+  /** The soft-404 probe's answer (null: probed, nothing to compare, e.g. a real 404). */
+  pr: z
+    .object({ s: z.number().int(), h: simhashHex, t: z.string().max(TITLE_MAX).optional() })
+    .nullable()
+    .optional(),
+  /** Today's counters (UTC day number): fetches, exact duplicates, budget cut (pages) or 0. */
+  d: z.object({
+    day: z.number().int(),
+    n: z.number().int().min(0),
+    dup: z.number().int().min(0),
+    cut: z.number().int().min(0),
+  }),
+});
+export type HostQualityData = z.infer<typeof hostQualitySchema>;
+
+/** What to do with a URL of the host before it is fetched or queued. */
+export type ScreenVerdict =
+  | { kind: 'keep'; url: string; throttled: boolean }
+  | { kind: 'strip'; url: string; params: string[] }
+  | { kind: 'drop'; rule: QualityRule };
+
+/** One fetch of the host, as the rules need it. */
+export interface FetchObservation {
+  url: string;
+  status: number;
+  /** SHA-256 hex of the body ('' when none). */
+  sha256: string;
+  /** SimHash of the page text ('' when not HTML). */
+  simhash: string;
+  /** The body repeated another URL's exactly. */
+  duplicate: boolean;
+  /** The page matched the host's soft-404 answer. */
+  soft404: boolean;
+  /** The page's title ('' when none). */
+  title?: string;
+  /** When (ms). */
+  at: number;
+}
+
+const isSimhash = (h: string) => /^[0-9a-f]{16}$/.test(h) && h !== EMPTY_SIMHASH;
+const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
+
+function emptyData(now: number): HostQualityData {
+  return { v: 1, f: {}, p: {}, o: {}, oq: [], d: { day: dayOf(now), n: 0, dup: 0, cut: 0 } };
+}
+
+export class HostQuality {
+  private changed = false;
+
+  private constructor(
+    private readonly data: HostQualityData,
+    private readonly limits: QualityLimits,
+  ) {}
+
+  /** A host never seen. */
+  static fresh(limits: QualityLimits = DEFAULT_QUALITY_LIMITS, now = Date.now()): HostQuality {
+    return new HostQuality(emptyData(now), limits);
+  }
+
+  /**
+   * The state read back from Redis; null or invalid JSON gives a fresh state (what was learned
+   * is then relearned — nothing is fetched that the rules would not also allow a new host).
+   */
+  static parse(
+    raw: string | null,
+    limits: QualityLimits = DEFAULT_QUALITY_LIMITS,
+    now = Date.now(),
+  ): HostQuality {
+    if (raw === null) return HostQuality.fresh(limits, now);
+    try {
+      const parsed = hostQualitySchema.safeParse(JSON.parse(raw));
+      if (parsed.success) return new HostQuality(parsed.data, limits);
+    } catch {
+      // fall through
+    }
+    return HostQuality.fresh(limits, now);
+  }
+
+  /** JSON to store; `dirty` says whether anything changed since it was read. */
+  serialize(): string {
+    return JSON.stringify(this.data);
+  }
+  get dirty(): boolean {
+    return this.changed;
+  }
+
+  /** Whether the host still needs its soft-404 probe. */
+  needsProbe(): boolean {
+    return this.data.pr === undefined;
+  }
+
+  /** Records the probe's answer: a 200 page's SimHash and title, or null when it answered otherwise. */
+  setProbe(status: number, simhash: string, title = ''): void {
+    this.data.pr =
+      status >= 200 && status < 300 && isSimhash(simhash)
+        ? { s: status, h: simhash, ...(title.trim() ? { t: titleShape(title) } : {}) }
+        : null;
+    this.changed = true;
+  }
+
+  /**
+   * A 2xx page near-identical to the host's answer for a path that does not exist: within
+   * `soft404Bits`, or twice that when its title is the probe answer's too (a not-found page
+   * that echoes the path moves its SimHash a little).
+   */
+  isSoft404(status: number, simhash: string, title = ''): boolean {
+    const probe = this.data.pr;
+    if (!probe || status < 200 || status >= 300 || !isSimhash(simhash)) return false;
+    const bits = hammingDistance(probe.h, simhash);
+    const sameTitle = probe.t !== undefined && probe.t === titleShape(title);
+    return bits <= this.limits.soft404Bits * (sameTitle ? 2 : 1);
+  }
+
+  /** Learned no-op parameters. */
+  noopParams(): string[] {
+    return Object.entries(this.data.p)
+      .filter(([, v]) => v === 'noop')
+      .map(([k]) => k);
+  }
+
+  /**
+   * Pages the host may still get today when its budget was cut for duplicates, else null.
+   */
+  budgetLeft(now = Date.now()): number | null {
+    this.rollDay(now);
+    const d = this.data.d;
+    return d.cut > 0 ? Math.max(0, d.cut - d.n) : null;
+  }
+
+  /**
+   * The rules' verdict on a URL of this host (normalized): drop it (and why), fetch it without
+   * its no-op parameters, or keep it (`throttled` when its family has started repeating itself:
+   * queue it behind the host's other work).
+   */
+  screen(url: string): ScreenVerdict {
+    const shape = urlShape(url);
+    const shapeRule = this.shapeRule(url, shape);
+    if (shapeRule) return { kind: 'drop', rule: shapeRule };
+    const fam = this.data.f[shape.family];
+    if (fam?.c) return { kind: 'drop', rule: fam.c };
+    if (shape.params.length > 0) {
+      const combos = fam?.s ?? [];
+      const set = paramSet(shape);
+      if (combos.length >= this.limits.maxFacetCombos && !combos.includes(set))
+        return { kind: 'drop', rule: 'facet_explosion' };
+      const noop = shape.params.map((p) => p.name).filter((n) => this.data.p[n] === 'noop');
+      if (noop.length > 0)
+        return { kind: 'strip', url: withoutParams(url, new Set(noop)), params: [...new Set(noop)] };
+    }
+    return { kind: 'keep', url, throttled: (fam?.run ?? 0) > 0 };
+  }
+
+  /** Learns from one fetch of the host (call once per fetch, after its page was parsed). */
+  observe(o: FetchObservation): void {
+    this.changed = true;
+    this.rollDay(o.at);
+    const d = this.data.d;
+    d.n++;
+    if (o.duplicate) d.dup++;
+    if (
+      d.cut === 0 &&
+      d.n >= this.limits.dupMinFetches &&
+      d.dup / d.n >= this.limits.dupShare
+    )
+      d.cut = Math.max(this.limits.dupMinFetches, Math.ceil(this.limits.dupBudgetFactor * (d.n - d.dup)));
+    if (o.status < 200 || o.status >= 300 || o.soft404) return;
+    const shape = urlShape(o.url);
+    if (isSimhash(o.simhash)) this.observeFamily(shape, o.simhash, titleShape(o.title ?? ''));
+    if (o.sha256 !== '') this.learnParams(o, shape);
+  }
+
+  private shapeRule(url: string, shape: UrlShape): QualityRule | null {
+    if (shape.params.length > this.limits.maxQueryParams) return 'facet_explosion';
+    for (const p of shape.params)
+      if (PAGER_PARAMS.has(p.name.toLowerCase()) && Number(p.value) > this.limits.maxPagerDepth)
+        return 'pager_depth';
+    const page = PAGER_PATH.exec(url.split('?', 1)[0]!);
+    if (page && Number(page[1]) > this.limits.maxPagerDepth) return 'pager_depth';
+    return null;
+  }
+
+  private observeFamily(shape: UrlShape, simhash: string, title: string): void {
+    let fam = this.data.f[shape.family];
+    if (!fam) {
+      this.evictFamilies();
+      fam = { n: 0, run: 0, h: [] };
+      this.data.f[shape.family] = fam;
+    }
+    // Siblings sharing a title shape ("Events of #/#") may differ a little more.
+    const bits = this.limits.nearBits * (title !== '' && fam.t === title ? 2 : 1);
+    const near = (h: string) => hammingDistance(h, simhash) <= bits;
+    if (title !== '') fam.t = title;
+    if (fam.n === 0 && this.closedFamilyLooksLike(simhash)) fam.c = 'template_exhausted';
+    else if (fam.h.some(near)) {
+      fam.run++;
+      if (fam.run >= this.limits.familyCloseAfter) fam.c = 'template_exhausted';
+    } else fam.run = 0;
+    fam.n++;
+    fam.h.push(simhash);
+    if (fam.h.length > MAX_FAMILY_HASHES) fam.h.shift();
+    if (shape.params.length > 0) {
+      const set = paramSet(shape);
+      fam.s ??= [];
+      if (!fam.s.includes(set) && fam.s.length < this.limits.maxFacetCombos) fam.s.push(set);
+    }
+  }
+
+  private closedFamilyLooksLike(simhash: string): boolean {
+    for (const fam of Object.values(this.data.f))
+      if (fam.c === 'template_exhausted' && fam.h.some((h) => hammingDistance(h, simhash) <= this.limits.nearBits))
+        return true;
+    return false;
+  }
+
+  private evictFamilies(): void {
+    const names = Object.keys(this.data.f);
+    if (names.length < MAX_FAMILIES) return;
+    // Closed families are the knowledge worth keeping; forget the least observed open one.
+    let victim: string | null = null;
+    for (const name of names) {
+      const fam = this.data.f[name]!;
+      if (fam.c) continue;
+      if (victim === null || fam.n < this.data.f[victim]!.n) victim = name;
+    }
+    delete this.data.f[victim ?? names[0]!];
+  }
+
+  /**
+   * Compares this fetch with earlier ones that differ from it only in one parameter (present
+   * with another value, or absent): the same body makes that parameter a no-op candidate, a
+   * different body makes it real for good.
+   */
+  private learnParams(o: FetchObservation, shape: UrlShape): void {
+    const mine: z.infer<typeof observationSchema> = ['', '', o.sha256.slice(0, 16), o.simhash];
+    const same = (a: z.infer<typeof observationSchema>) =>
+      a[2] === mine[2] ||
+      (isSimhash(a[3]) && isSimhash(mine[3]) && hammingDistance(a[3], mine[3]) <= 3);
+    // The URL itself, for later URLs that add a parameter to it.
+    this.compareAndStore(urlFingerprint(o.url), mine, '', same);
+    for (const name of new Set(shape.params.map((p) => p.name))) {
+      const value = shape.params
+        .filter((p) => p.name === name)
+        .map((p) => p.value)
+        .join(',');
+      const key = urlFingerprint(withoutParams(o.url, new Set([name])));
+      this.compareAndStore(key, [name, value, mine[2], mine[3]], name, same);
+    }
+  }
+
+  private compareAndStore(
+    key: string,
+    obs: z.infer<typeof observationSchema>,
+    name: string,
+    same: (a: z.infer<typeof observationSchema>) => boolean,
+  ): void {
+    const list = this.data.o[key] ?? [];
+    for (const prior of list) {
+      // Differs only in `name` (this URL has it, the prior one lacks it or has another value),
+      // or only in the prior's parameter (the prior URL had it, this one is the URL without).
+      const param =
+        name !== '' && (prior[0] === '' || (prior[0] === name && prior[1] !== obs[1]))
+          ? name
+          : name === '' && prior[0] !== ''
+            ? prior[0]
+            : null;
+      if (param === null) continue;
+      if (!same(prior)) this.data.p[param] = 'real';
+      else if (this.data.p[param] !== 'real') this.data.p[param] = 'noop';
+    }
+    if (list.some((p) => p[0] === obs[0] && p[1] === obs[1])) return;
+    if (list.length >= MAX_OBSERVATIONS_PER_KEY) list.shift();
+    list.push(obs);
+    if (!(key in this.data.o)) {
+      this.data.o[key] = list;
+      this.data.oq.push(key);
+      while (this.data.oq.length > MAX_OBSERVATIONS) delete this.data.o[this.data.oq.shift()!];
+    }
+  }
+
+  private rollDay(now: number): void {
+    const day = dayOf(now);
+    if (this.data.d.day !== day) {
+      this.data.d = { day, n: 0, dup: 0, cut: 0 };
+      this.changed = true;
+    }
+  }
+}

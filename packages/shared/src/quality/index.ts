@@ -1,0 +1,15 @@
+export { urlShape, paramSet, withoutParams, type UrlShape } from './url-shape';
+export {
+  DEFAULT_QUALITY_LIMITS,
+  QUALITY_RULES,
+  type QualityLimits,
+  type QualityRule,
+} from './quality-limits';
+export {
+  HostQuality,
+  titleShape,
+  hostQualitySchema,
+  type HostQualityData,
+  type ScreenVerdict,
+  type FetchObservation,
+} from './host-quality';
