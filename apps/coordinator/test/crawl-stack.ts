@@ -16,7 +16,8 @@ export interface CrawlStack {
 }
 
 export async function startCrawlStack(
-  web: SyntheticWeb,
+  /** The web's host → IPv4 map (a synthetic web, or any test server's). */
+  web: Pick<SyntheticWeb, 'dnsMap'>,
   overrides: Record<string, string>,
   agentIds: string[],
 ): Promise<CrawlStack> {
@@ -25,7 +26,7 @@ export async function startCrawlStack(
     ...env.config,
     CRAWLER_DNS_MAP: writeJson(env.dataDir, 'dns-map.json', web.dnsMap),
   };
-  const log = createLogger('test', 'warn');
+  const log = createLogger('test', (process.env.TEST_LOG_LEVEL as 'warn' | undefined) ?? 'warn');
   const coordinator = await Coordinator.start(config, log);
   const redis = await connectRedis(config.REDIS_URL);
   const agents = await Promise.all(

@@ -112,6 +112,8 @@ export async function fetchAndRecord(
             depth: entry.depth,
             redirects: entry.redirects + 1,
             source: 'redirect',
+            // A redirect is no link hop; one to another host starts a new count.
+            hops: hostOf(n.url) === host ? entry.hops : 0,
           },
         ]);
         r.http.prefetchDns([hostOf(n.url)]);

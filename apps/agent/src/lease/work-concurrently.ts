@@ -48,7 +48,11 @@ export async function workUrlsConcurrently(
     robotsOf.set(origin, robots);
   }
   const [firstOrigin, firstRobots] = [...robotsOf][0] ?? [];
-  if (firstOrigin && firstRobots && !(await probeSoft404(r, lease.host, firstOrigin, firstRobots, pacer)))
+  if (
+    firstOrigin &&
+    firstRobots &&
+    !(await probeSoft404(r, lease.host, firstOrigin, firstRobots, pacer))
+  )
     return run;
 
   const crawlDelay = Math.max(0, ...[...robotsOf.values()].map(crawlDelayMs));

@@ -194,6 +194,19 @@ describe('parsePage', () => {
     expect(JSON.parse(JSON.stringify(p))).toEqual(p);
   });
 
+  it('counts same-host hops in discoverLinks: +1 on the page host, 0 on another, none past maxHops', () => {
+    const html = '<a href="/next">n</a><a href="http://other.test/x">o</a>';
+    const limits = { maxUrlLength: 2048, maxPathSegments: 16, maxDepth: 10, maxHops: 3 };
+    const at = (hops: number) => discoverLinks(URL_, toExtractedPage(parse(html)), 0, limits, hops);
+    expect(at(1).urls.map((u) => [u.url.replace(/^https?:\/\/[^/]+/, ''), u.hops])).toEqual([
+      ['/next', 2],
+      ['/x', 0],
+    ]);
+    const deep = at(3);
+    expect(deep.urls.map((u) => u.host)).toEqual(['other.test']);
+    expect(deep.dropped.too_many_hops).toBe(1);
+  });
+
   it('feeds discoverLinks, which honours an X-Robots-Tag nofollow', () => {
     const html = '<base href="https://cdn.example.org/"><a href="a">a</a><a href="/b#x">b</a>';
     const limits = { maxUrlLength: 2048, maxPathSegments: 16, maxDepth: 10, maxHops: 3 };

@@ -34,7 +34,10 @@ export type QualityCounter = QualityRule | TrapRule | 'blocked_pattern';
  * Rule counts go to the shard's counters with the same write.
  */
 export class HostQualityTracker {
-  private readonly held = new Map<string, { shard: number; quality: HostQuality; counts: Map<QualityCounter, number> }>();
+  private readonly held = new Map<
+    string,
+    { shard: number; quality: HostQuality; counts: Map<QualityCounter, number> }
+  >();
 
   constructor(
     private readonly redis: Redis | Cluster,

@@ -50,7 +50,10 @@ export async function probeSoft404(
     // Nothing to compare with; the host is judged without soft-404 detection.
     quality.setProbe(0, '');
     r.telemetry.push(
-      telemetryRow(r, base, { error_code: err.code, fetch_ms: Math.round(performance.now() - started) }),
+      telemetryRow(r, base, {
+        error_code: err.code,
+        fetch_ms: Math.round(performance.now() - started),
+      }),
     );
     return true;
   }

@@ -10,7 +10,8 @@ import type { QualityCounter } from './host-quality-tracker';
 export const THROTTLED_PRIORITY = 9;
 
 /** What a leased URL comes to before its request: fetch it, skip it (it is done), or end the lease. */
-export type LeasedUrlScreen = { kind: 'fetch' } | { kind: 'skip' } | { kind: 'stop'; delayMs: number };
+export type LeasedUrlScreen =
+  { kind: 'fetch' } | { kind: 'skip' } | { kind: 'stop'; delayMs: number };
 
 function refuse(r: AgentResources, host: string, rule: QualityCounter): void {
   r.quality.count(host, rule);

@@ -30,7 +30,9 @@ export async function qualityCounters(
 ): Promise<Record<string, number>> {
   // One command per shard (each its own cluster slot), sent together.
   const shards = await Promise.all(
-    Array.from({ length: frontier.shards }, (_, s) => redis.hgetall(frontier.keys.qualityCounters(s))),
+    Array.from({ length: frontier.shards }, (_, s) =>
+      redis.hgetall(frontier.keys.qualityCounters(s)),
+    ),
   );
   const out: Record<string, number> = {};
   for (const fields of shards)

@@ -42,7 +42,7 @@ const QUALITY_DETAIL: Record<QualityRule, string> = {
   facet_explosion:
     'quality rule facet_explosion: more query parameters than QUALITY_MAX_QUERY_PARAMS, or a parameter combination beyond the QUALITY_MAX_FACET_COMBOS its URL family may use',
   noop_param:
-    'quality rule noop_param: it carries a query parameter that never changed this host\'s pages; the URL without it is crawled instead',
+    "quality rule noop_param: it carries a query parameter that never changed this host's pages; the URL without it is crawled instead",
   soft_404: "quality rule soft_404: the page answers like the host's missing pages",
   duplicate_budget: "quality rule duplicate_budget: the host's budget was cut for duplicate bodies",
 };

@@ -130,7 +130,8 @@ describe('HostQuality', () => {
     const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
     expect(q.needsProbe()).toBe(true);
     const notFound = (p: string) =>
-      `Sorry, the page ${p} could not be found. ` + 'Try the search box or go back home. '.repeat(3);
+      `Sorry, the page ${p} could not be found. ` +
+      'Try the search box or go back home. '.repeat(3);
     q.setProbe(200, simhash64(notFound('/zx81-probe')), 'Page not found');
     expect(q.needsProbe()).toBe(false);
     expect(q.isSoft404(200, simhash64(notFound('/old/page-3.html')))).toBe(true);

@@ -69,7 +69,10 @@ export const hostQualitySchema = z.object({
   /** Learned parameters: `noop` (stripped) or `real` (never stripped again). */
   p: z.record(z.string().max(256), z.enum(['noop', 'real'])),
   /** Observations by the fingerprint of the URL without the parameter ('' param: the URL itself). */
-  o: z.record(z.string().regex(/^[0-9a-f]{16}$/), z.array(observationSchema).max(MAX_OBSERVATIONS_PER_KEY)),
+  o: z.record(
+    z.string().regex(/^[0-9a-f]{16}$/),
+    z.array(observationSchema).max(MAX_OBSERVATIONS_PER_KEY),
+  ),
   /** Insertion order of `o` keys, for eviction. */
   oq: z.array(z.string()).max(MAX_OBSERVATIONS),
   /** The soft-404 probe's answer (null: probed, nothing to compare, e.g. a real 404). */
@@ -219,7 +222,11 @@ export class HostQuality {
         return { kind: 'drop', rule: 'facet_explosion' };
       const noop = shape.params.map((p) => p.name).filter((n) => this.data.p[n] === 'noop');
       if (noop.length > 0)
-        return { kind: 'strip', url: withoutParams(url, new Set(noop)), params: [...new Set(noop)] };
+        return {
+          kind: 'strip',
+          url: withoutParams(url, new Set(noop)),
+          params: [...new Set(noop)],
+        };
     }
     return { kind: 'keep', url, throttled: (fam?.run ?? 0) > 0 };
   }
@@ -231,12 +238,11 @@ export class HostQuality {
     const d = this.data.d;
     d.n++;
     if (o.duplicate) d.dup++;
-    if (
-      d.cut === 0 &&
-      d.n >= this.limits.dupMinFetches &&
-      d.dup / d.n >= this.limits.dupShare
-    )
-      d.cut = Math.max(this.limits.dupMinFetches, Math.ceil(this.limits.dupBudgetFactor * (d.n - d.dup)));
+    if (d.cut === 0 && d.n >= this.limits.dupMinFetches && d.dup / d.n >= this.limits.dupShare)
+      d.cut = Math.max(
+        this.limits.dupMinFetches,
+        Math.ceil(this.limits.dupBudgetFactor * (d.n - d.dup)),
+      );
     if (o.status < 200 || o.status >= 300 || o.soft404) return;
     const shape = urlShape(o.url);
     if (isSimhash(o.simhash)) this.observeFamily(shape, o.simhash, titleShape(o.title ?? ''));
@@ -281,7 +287,10 @@ export class HostQuality {
 
   private closedFamilyLooksLike(simhash: string): boolean {
     for (const fam of Object.values(this.data.f))
-      if (fam.c === 'template_exhausted' && fam.h.some((h) => hammingDistance(h, simhash) <= this.limits.nearBits))
+      if (
+        fam.c === 'template_exhausted' &&
+        fam.h.some((h) => hammingDistance(h, simhash) <= this.limits.nearBits)
+      )
         return true;
     return false;
   }

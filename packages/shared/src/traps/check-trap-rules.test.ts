@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTrapRules } from './check-trap-rules';
+import { checkTrapRules, DEFAULT_TRAP_LIMITS } from './check-trap-rules';
 
 describe('checkTrapRules', () => {
   it('passes ordinary URLs', () => {
@@ -11,6 +11,13 @@ describe('checkTrapRules', () => {
     expect(checkTrapRules('http://a.test/loop/a/a/a/', 1)).toBe('repeated_segments');
     expect(checkTrapRules('http://a.test/a/b/a/b/', 1)).toBe('repeated_segments');
     expect(checkTrapRules('http://a.test/x/a/b/c/a/b/c/', 1)).toBe('repeated_segments');
+  });
+  it('flags more than maxHops same-host hops from a page another host links to', () => {
+    expect(checkTrapRules('http://a.test/p', 1, undefined, 3)).toBeNull();
+    expect(checkTrapRules('http://a.test/p', 1, undefined, 4)).toBe('too_many_hops');
+    expect(
+      checkTrapRules('http://a.test/p', 1, { ...DEFAULT_TRAP_LIMITS, maxHops: 10 }, 4),
+    ).toBeNull();
   });
   it('flags length, path depth and hops', () => {
     expect(checkTrapRules(`http://a.test/${'x'.repeat(2100)}`, 0)).toBe('url_too_long');

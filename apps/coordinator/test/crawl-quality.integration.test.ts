@@ -1,0 +1,190 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCrawlStack, type CrawlStack } from './crawl-stack';
+import { httpCall } from './http-call';
+
+// The crawl-quality rules on a live crawl of one small host built to trap a naive crawler: a
+// calendar linking the next month forever, a print parameter that changes nothing, a soft-404
+// catch-all whose pages link more missing pages, a deep pager and a facet explosion.
+const HOST = 'quality.test';
+const CLOSE_AFTER = 3;
+let server: Server;
+let port = 0;
+let stack: CrawlStack;
+const requests: string[] = [];
+
+const article = (name: string) =>
+  `Article ${name}. ` +
+  Array.from({ length: 150 }, (_, i) => `${name}${(i * 7919) % 1009}x${i % 13}`).join(' ');
+
+function html(title: string, body: string, links: string[]): string {
+  const a = links.map((l) => `<a href="${l}">${l}</a>`).join(' ');
+  return `<!doctype html><html><head><title>${title}</title></head><body><main><p>${body}</p>${a}</main></body></html>`;
+}
+
+function page(path: string): { status: number; body: string } {
+  if (path === '/robots.txt') return { status: 200, body: 'User-agent: *\nAllow: /\n' };
+  if (path === '/')
+    return {
+      status: 200,
+      body: html('Home', article('home'), [
+        '/calendar/2024/01',
+        '/doc/a.html',
+        '/doc/a.html?print=1',
+        '/doc/b.html',
+        '/doc/b.html?print=1',
+        '/gone/x.html',
+        '/list?page=99',
+        '/c?a=1&b=2&c=3&d=4&e=5',
+      ]),
+    };
+  const cal = /^\/calendar\/(\d{4})\/(\d{2})$/.exec(path);
+  if (cal) {
+    const [y, m] = [Number(cal[1]), Number(cal[2])];
+    const next =
+      m === 12 ? `/calendar/${y + 1}/01` : `/calendar/${y}/${String(m + 1).padStart(2, '0')}`;
+    const filler =
+      'Our events calendar lists talks, meetings and gatherings for members and guests alike. '.repeat(
+        5,
+      );
+    return {
+      status: 200,
+      body: html(`Events ${y}/${m}`, `Events of ${y}/${m}: nothing planned. ${filler}`, [
+        next,
+        '/',
+      ]),
+    };
+  }
+  const doc = /^\/doc\/([a-z])\.html(\?print=1)?$/.exec(path);
+  if (doc) return { status: 200, body: html(`Doc ${doc[1]}`, article(doc[1]!), ['/']) };
+  // Anything else: a soft 404 that links more missing pages.
+  const notFound =
+    'We looked everywhere but this page does not exist. Try the search box or start again from the home page. '.repeat(
+      3,
+    );
+  return {
+    status: 200,
+    body: html('Page not found', `${notFound} (${path})`, [`/gone/next-${requests.length}.html`]),
+  };
+}
+
+async function settle(maxMs: number): Promise<void> {
+  // Until no request for 3 s (the crawl ran out of URLs it wants), or maxMs.
+  const t0 = Date.now();
+  let seen = -1;
+  let quietSince = Date.now();
+  while (Date.now() - t0 < maxMs) {
+    if (requests.length !== seen) {
+      seen = requests.length;
+      quietSince = Date.now();
+    } else if (Date.now() - quietSince > 3000) return;
+    await sleep(200);
+  }
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    requests.push(path);
+    const p = page(path);
+    res.writeHead(p.status, {
+      'content-type': path === '/robots.txt' ? 'text/plain' : 'text/html; charset=utf-8',
+    });
+    res.end(p.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  stack = await startCrawlStack(
+    { dnsMap: { [HOST]: '127.0.0.1' } },
+    {
+      CRAWLER_DEFAULT_GAP_MS: '20',
+      // Far enough that only the family rule stops the calendar.
+      CRAWLER_MAX_HOPS: '40',
+      CRAWLER_MAX_DEPTH: '40',
+      QUALITY_FAMILY_CLOSE_AFTER: String(CLOSE_AFTER),
+    },
+    ['quality-a'],
+  );
+  const res = await fetch(`${stack.coordinator.url}/v1/seeds`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...stack.env.auth },
+    body: JSON.stringify({ urls: [`http://${HOST}:${port}/`] }),
+  });
+  expect(res.status).toBe(200);
+  stack.agents[0]!.start();
+  await settle(40_000);
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+const inspect = (path: string) =>
+  httpCall<{ verdict: { fetched: boolean; reason: string; detail: string } }>(
+    stack.coordinator.url,
+    'GET',
+    `/v1/urls?url=${encodeURIComponent(`http://${HOST}:${port}${path}`)}`,
+    { headers: stack.env.auth },
+  );
+
+describe('crawl-quality rules on a live crawl', () => {
+  it('closes the calendar after its pages repeat themselves, and says so', async () => {
+    const calendar = requests.filter((p) => p.startsWith('/calendar/'));
+    // The first month, then CLOSE_AFTER near-identical ones: closed.
+    expect(calendar).toEqual([
+      '/calendar/2024/01',
+      '/calendar/2024/02',
+      '/calendar/2024/03',
+      '/calendar/2024/04',
+    ]);
+    expect(calendar.length).toBe(1 + CLOSE_AFTER);
+    const v = (await inspect('/calendar/2030/07')).body.verdict;
+    expect(v).toMatchObject({ fetched: false, reason: 'trap' });
+    expect(v.detail).toContain('template_exhausted');
+  });
+
+  it('learns that print=1 changes nothing and stops fetching it', () => {
+    expect(requests).toContain('/doc/a.html');
+    expect(requests).toContain('/doc/b.html');
+    expect(requests.filter((p) => p.includes('print=1'))).toEqual(['/doc/a.html?print=1']);
+  });
+
+  it('probes once for a missing page; pages that answer like it are neither followed nor fed', async () => {
+    const probes = requests.filter((p) => /^\/[0-9a-f]{12}-[0-9a-f]{6}\.html$/.test(p));
+    expect(probes).toHaveLength(1);
+    expect(requests.filter((p) => p === '/gone/x.html')).toHaveLength(1);
+    expect(requests.filter((p) => p.startsWith('/gone/next-'))).toEqual([]);
+    // The soft 404 is recorded as such once its telemetry is in ClickHouse.
+    let reason = '';
+    for (let i = 0; i < 50 && reason !== 'soft_404'; i++) {
+      reason = (await inspect('/gone/x.html')).body.verdict.reason;
+      if (reason !== 'soft_404') await sleep(200);
+    }
+    expect(reason).toBe('soft_404');
+  });
+
+  it('never requests a deep pager or a facet explosion, and counts every rule in the stats', async () => {
+    expect(requests.some((p) => p.startsWith('/list'))).toBe(false);
+    expect(requests.some((p) => p.startsWith('/c?'))).toBe(false);
+    const stats = (
+      await httpCall<{ quality: Record<string, number> }>(
+        stack.coordinator.url,
+        'GET',
+        '/v1/stats',
+        {
+          headers: stack.env.auth,
+        },
+      )
+    ).body;
+    expect(stats.quality).toMatchObject({
+      pager_depth: 1,
+      facet_explosion: 1,
+      soft_404: 1,
+    });
+    expect(stats.quality.template_exhausted).toBeGreaterThanOrEqual(1);
+    expect(stats.quality.noop_param).toBeGreaterThanOrEqual(1);
+  });
+});
