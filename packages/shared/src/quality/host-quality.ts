@@ -24,7 +24,7 @@ const MAX_FAMILIES = 200;
 /** SimHashes kept per family (the most recent). */
 const MAX_FAMILY_HASHES = 6;
 /** Observations kept for learning no-op parameters (oldest forgotten first). */
-const MAX_OBSERVATIONS = 300;
+const MAX_OBSERVATIONS = 120;
 /** Observations kept under one "URL without a parameter" key. */
 const MAX_OBSERVATIONS_PER_KEY = 4;
 /** Query parameter names taken as pager page numbers. */
