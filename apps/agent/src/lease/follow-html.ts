@@ -88,7 +88,7 @@ export async function followHtml(
     r.counters.trapRefused += n;
     r.quality.count(host, rule, n);
   }
-  const urls = screenLinks(r, host, found.urls);
+  const urls = screenLinks(r, host, entry.url, found.urls);
   if (urls.length > 0) {
     // Hosts met now are likely leased soon: have their addresses ready by then.
     r.http.prefetchDns(urls.map((u) => u.host));

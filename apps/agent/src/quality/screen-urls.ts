@@ -68,7 +68,13 @@ export async function screenLeasedUrl(
  * and links into a family that has started repeating itself go to the lowest priority. Links to
  * other hosts pass (their own host's rules apply when they are leased).
  */
-export function screenLinks(r: AgentResources, host: string, urls: EnqueueUrl[]): EnqueueUrl[] {
+export function screenLinks(
+  r: AgentResources,
+  host: string,
+  /** The page the links were found on. */
+  pageUrl: string,
+  urls: EnqueueUrl[],
+): EnqueueUrl[] {
   const quality = r.quality.get(host);
   if (!quality) return urls;
   const out: EnqueueUrl[] = [];
@@ -77,7 +83,7 @@ export function screenLinks(r: AgentResources, host: string, urls: EnqueueUrl[])
       out.push(u);
       continue;
     }
-    const verdict = quality.screen(u.url);
+    const verdict = quality.screen(u.url, pageUrl);
     if (verdict.kind === 'drop') refuse(r, host, verdict.rule);
     else if (verdict.kind === 'strip') {
       r.quality.count(host, 'noop_param');

@@ -38,7 +38,8 @@ const REASON_OF_CODE: Record<string, VerdictReason> = {
 const QUALITY_DETAIL: Record<QualityRule, string> = {
   template_exhausted:
     "quality rule template_exhausted: the host's pages of this URL family kept coming back near-identical, so the family is closed on this host and its URLs are dropped",
-  pager_depth: 'quality rule pager_depth: a pager page deeper than QUALITY_MAX_PAGER_DEPTH',
+  pager_depth:
+    "quality rule pager_depth: a pager's next/previous step past QUALITY_MAX_PAGER_DEPTH",
   facet_explosion:
     'quality rule facet_explosion: more query parameters than QUALITY_MAX_QUERY_PARAMS, or a parameter combination beyond the QUALITY_MAX_FACET_COMBOS its URL family may use',
   noop_param:

@@ -87,9 +87,19 @@ describe('HostQuality', () => {
 
   it('caps pagers and facet combinations', () => {
     const q = HostQuality.fresh({ ...DEFAULT_QUALITY_LIMITS, maxFacetCombos: 3 }, NOW);
-    expect(q.screen(`${H}/list?page=50`).kind).toBe('keep');
-    expect(q.screen(`${H}/list?page=51`)).toEqual({ kind: 'drop', rule: 'pager_depth' });
-    expect(q.screen(`${H}/blog/page/51/`)).toEqual({ kind: 'drop', rule: 'pager_depth' });
+    expect(q.screen(`${H}/list?page=50`, `${H}/list?page=49`).kind).toBe('keep');
+    expect(q.screen(`${H}/list?page=51`, `${H}/list?page=50`)).toEqual({
+      kind: 'drop',
+      rule: 'pager_depth',
+    });
+    expect(q.screen(`${H}/blog/page/51/`, `${H}/blog/page/52/`)).toEqual({
+      kind: 'drop',
+      rule: 'pager_depth',
+    });
+    // Numbered pages reached otherwise are no pager: kept.
+    expect(q.screen(`${H}/list?page=51`).kind).toBe('keep');
+    expect(q.screen(`${H}/list?page=120`, `${H}/list?page=12`).kind).toBe('keep');
+    expect(q.screen(`${H}/list?page=120`, `${H}/other?page=119`).kind).toBe('keep');
     expect(q.screen(`${H}/c?a=1&b=2&c=3&d=4&e=5`)).toEqual({
       kind: 'drop',
       rule: 'facet_explosion',

@@ -3,7 +3,7 @@
  * - URL families (url-shape.ts) whose pages keep coming back near-identical (SimHash) are
  *   closed (`template_exhausted`); a family's first page that matches a closed family's pages
  *   closes it at once (one site's calendar in several URL forms);
- * - pagers past `maxPagerDepth`, URLs combining more than `maxQueryParams` parameters, and
+ * - a pager's next/previous link past `maxPagerDepth`, URLs combining more than `maxQueryParams` parameters, and
  *   families using more than `maxFacetCombos` parameter combinations are refused
  *   (`pager_depth`, `facet_explosion`);
  * - a query parameter whose value never changed the body (identical SHA-256 or near SimHash
@@ -114,6 +114,14 @@ export interface FetchObservation {
   at: number;
 }
 
+/** The page number of a pager URL (`page=N` and the like, or `/page/N/`), or null. */
+function pageNumber(url: string, shape: UrlShape): number | null {
+  for (const p of shape.params)
+    if (PAGER_PARAMS.has(p.name.toLowerCase()) && /^\d+$/.test(p.value)) return Number(p.value);
+  const m = PAGER_PATH.exec(url.split('?', 1)[0]!);
+  return m ? Number(m[1]) : null;
+}
+
 const isSimhash = (h: string) => /^[0-9a-f]{16}$/.test(h) && h !== EMPTY_SIMHASH;
 const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
 
@@ -207,11 +215,12 @@ export class HostQuality {
   /**
    * The rules' verdict on a URL of this host (normalized): drop it (and why), fetch it without
    * its no-op parameters, or keep it (`throttled` when its family has started repeating itself:
-   * queue it behind the host's other work).
+   * queue it behind the host's other work). `from` is the page the URL was found on, when it is
+   * a link: the pager rule judges a step from one pager page to the next.
    */
-  screen(url: string): ScreenVerdict {
+  screen(url: string, from?: string): ScreenVerdict {
     const shape = urlShape(url);
-    const shapeRule = this.shapeRule(url, shape);
+    const shapeRule = this.shapeRule(url, shape, from);
     if (shapeRule) return { kind: 'drop', rule: shapeRule };
     const fam = this.data.f[shape.family];
     if (fam?.c) return { kind: 'drop', rule: fam.c };
@@ -249,14 +258,18 @@ export class HostQuality {
     if (o.sha256 !== '') this.learnParams(o, shape);
   }
 
-  private shapeRule(url: string, shape: UrlShape): QualityRule | null {
+  private shapeRule(url: string, shape: UrlShape, from: string | undefined): QualityRule | null {
     if (shape.params.length > this.limits.maxQueryParams) return 'facet_explosion';
-    for (const p of shape.params)
-      if (PAGER_PARAMS.has(p.name.toLowerCase()) && Number(p.value) > this.limits.maxPagerDepth)
-        return 'pager_depth';
-    const page = PAGER_PATH.exec(url.split('?', 1)[0]!);
-    if (page && Number(page[1]) > this.limits.maxPagerDepth) return 'pager_depth';
-    return null;
+    if (from === undefined) return null;
+    // A pager is a chain: page N links N ± 1 of its own template. Only such a step past the
+    // cap is refused, so a site that merely numbers its pages `page=N` keeps them all.
+    const n = pageNumber(url, shape);
+    if (n === null || n <= this.limits.maxPagerDepth) return null;
+    const fromShape = urlShape(from);
+    const m = pageNumber(from, fromShape);
+    return fromShape.template === shape.template && m !== null && Math.abs(n - m) === 1
+      ? 'pager_depth'
+      : null;
   }
 
   private observeFamily(shape: UrlShape, simhash: string, title: string): void {
