@@ -75,17 +75,19 @@ function page(path: string): { status: number; body: string } {
   };
 }
 
+/** Until the frontier holds nothing for the host (no queued URL, no open lease), or maxMs. */
 async function settle(maxMs: number): Promise<void> {
-  // Until no request for 3 s (the crawl ran out of URLs it wants), or maxMs.
   const t0 = Date.now();
-  let seen = -1;
-  let quietSince = Date.now();
   while (Date.now() - t0 < maxMs) {
-    if (requests.length !== seen) {
-      seen = requests.length;
-      quietSince = Date.now();
-    } else if (Date.now() - quietSince > 3000) return;
-    await sleep(200);
+    await sleep(500);
+    const { body } = await httpCall<{ frontier: { queuedUrls: number; openLeases: number } }>(
+      stack.coordinator.url,
+      'GET',
+      '/v1/stats',
+      { headers: stack.env.auth },
+    );
+    if (requests.length > 2 && body.frontier.queuedUrls === 0 && body.frontier.openLeases === 0)
+      return;
   }
 }
 
@@ -119,7 +121,7 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(200);
   stack.agents[0]!.start();
-  await settle(40_000);
+  await settle(60_000);
 }, 90_000);
 
 afterAll(async () => {
