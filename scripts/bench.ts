@@ -23,6 +23,7 @@ const benches: Record<
   e2e: () => import('./bench/e2e'),
   frontier: () => import('./bench/frontier'),
   ingest: () => import('./bench/ingest'),
+  quality: () => import('./bench/quality'),
 };
 const load = name ? benches[name] : undefined;
 if (!load) {

@@ -1,7 +1,8 @@
 /**
  * URL canonicalisation shared by the server (routing), the manifest and the scorer, and the trap
- * patterns. See README "Canonical URLs".
+ * test built on trap-patterns.ts. See README "Canonical URLs".
  */
+import { trapFamilyOfPathKey } from './trap-patterns.js';
 
 const TRACKING_KEYS = new Set(['fbclid', 'gclid']);
 
@@ -79,19 +80,12 @@ export function hostOf(url: string): string {
 }
 
 /**
- * True when a path-plus-query belongs to a trap: the endless calendar (`/calendar/...`), the
- * repeated-segment loop (`/loop/...`) or any URL with a session id (`sid` query parameter).
+ * True when a path-plus-query belongs to a trap: the endless calendars, the repeated-segment
+ * loop, a session id (path parameter or query key), a pager past its last page, a faceted view or
+ * a soft-404 dead link. See {@link trapFamilyOfPathKey}.
  */
 export function isTrapPathKey(pathKey: string): boolean {
-  const q = pathKey.indexOf('?');
-  const path = q < 0 ? pathKey : pathKey.slice(0, q);
-  if (path.startsWith('/calendar/') || path === '/calendar' || path.startsWith('/loop/'))
-    return true;
-  if (q < 0) return false;
-  return pathKey
-    .slice(q + 1)
-    .split('&')
-    .some((p) => pairKey(p).toLowerCase() === 'sid');
+  return trapFamilyOfPathKey(pathKey) !== null;
 }
 
 /** True when an absolute URL is a trap URL (see {@link isTrapPathKey}). */

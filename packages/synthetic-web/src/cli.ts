@@ -3,12 +3,13 @@
  *
  *   tsx packages/synthetic-web/src/cli.ts serve [--hosts 300] [--seed 1] [--port 0] [--log FILE]
  *       [--out DIR] [--max-pages 200] [--no-hostile] [--cycle 1] [--token crawlerbot]
+ *       [--trap-families]
  *     Starts the web, writes dns-map.json, seeds.txt and manifest.json into --out, prints one JSON
  *     line {port, hosts, dnsMap, seeds, manifest} and serves until SIGINT/SIGTERM.
  *     SIGUSR2 advances the cycle by one and rewrites manifest.json.
  *
  *   tsx packages/synthetic-web/src/cli.ts score --log FILE --manifest FILE [--token crawlerbot]
- *       [--min-gap-ms 1000] [--tolerance-ms 2] [--since-ms T]
+ *       [--min-gap-ms 1000] [--tolerance-ms 2] [--since-ms T] [--duration-s S]
  *     Prints the ScoreReport as JSON.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -36,6 +37,7 @@ async function serve(argv: string[]): Promise<void> {
       'no-hostile': { type: 'boolean' },
       cycle: { type: 'string' },
       token: { type: 'string' },
+      'trap-families': { type: 'boolean' },
     },
   });
   const out = resolve(values.out ?? './data/synthetic');
@@ -49,6 +51,7 @@ async function serve(argv: string[]): Promise<void> {
     hostile: values['no-hostile'] !== true,
     cycle: num(values.cycle, 'cycle', 1),
     productToken: values.token,
+    trapFamilies: values['trap-families'] === true,
   });
   const files = {
     dnsMap: resolve(out, 'dns-map.json'),
@@ -93,6 +96,7 @@ async function score(argv: string[]): Promise<void> {
       'min-gap-ms': { type: 'string' },
       'tolerance-ms': { type: 'string' },
       'since-ms': { type: 'string' },
+      'duration-s': { type: 'string' },
     },
   });
   if (values.log === undefined || values.manifest === undefined)
@@ -105,6 +109,8 @@ async function score(argv: string[]): Promise<void> {
     minGapMs: num(values['min-gap-ms'], 'min-gap-ms', 1000),
     toleranceMs: num(values['tolerance-ms'], 'tolerance-ms', 2),
     sinceMs: values['since-ms'] === undefined ? undefined : num(values['since-ms'], 'since-ms', 0),
+    durationS:
+      values['duration-s'] === undefined ? undefined : num(values['duration-s'], 'duration-s', 0),
   });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 }

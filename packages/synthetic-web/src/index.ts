@@ -17,6 +17,7 @@ import { RequestLog } from './server/request-log.js';
 import type { Manifest, SyntheticWeb, SyntheticWebOptions } from './types.js';
 
 export type {
+  FetchClass,
   Manifest,
   RequestLogEntry,
   RobotsVariant,
@@ -30,6 +31,21 @@ export type {
 export { scoreCrawl } from './scorer/score.js';
 export { readRequestLog } from './scorer/read-log.js';
 export { canonicalizeUrl, isTrapUrl, isTrackingParam } from './canonical.js';
+export {
+  NOOP_PARAMS,
+  PAGER_PAGES,
+  SESSION_PARAMS,
+  stripSessionPathParams,
+  TRAP_FAMILIES,
+  trapFamilyOfPathKey,
+  withoutNoopParams,
+  type TrapFamily,
+} from './trap-patterns.js';
+export {
+  classifyFetch,
+  type FetchClassInput,
+  type FetchClassification,
+} from './scorer/classify.js';
 
 /** Default robots.txt product token the web is generated for. */
 export const DEFAULT_PRODUCT_TOKEN = 'crawlerbot';
@@ -53,7 +69,13 @@ export async function startSyntheticWeb(opts: SyntheticWebOptions = {}): Promise
   const token = (opts.productToken ?? DEFAULT_PRODUCT_TOKEN).toLowerCase();
   const initialCycle = checkInt('cycle', opts.cycle ?? 1, 1, 1_000_000);
   checkInt('port', opts.port ?? 0, 0, 65535);
-  const headers = assignHosts(seed, count, maxPages, opts.hostile ?? true);
+  const headers = assignHosts(
+    seed,
+    count,
+    maxPages,
+    opts.hostile ?? true,
+    opts.trapFamilies ?? false,
+  );
   const state: WebState = {
     seed,
     port: opts.port ?? 0,
@@ -64,6 +86,7 @@ export async function startSyntheticWeb(opts: SyntheticWebOptions = {}): Promise
     byName: new Map(headers.map((h) => [h.host, h.index])),
     busyServed: new Set(),
     shopRenders: 0,
+    sessionRenders: new Map(),
   };
   const log = new RequestLog(opts.logPath);
   const listeners = await listenHosts(

@@ -24,6 +24,13 @@ export interface SyntheticWebOptions {
    * manifest's `expected` list obeys), default `crawlerbot`. Addition to the original API.
    */
   productToken?: string;
+  /**
+   * Add the trap families (README "Trap families": calendars in several URL forms, pagers,
+   * faceted views, session ids in paths, soft-404 hosts, no-op parameters), default false. Off,
+   * the web is byte-identical to one built without this option; on, the hosts' other roles stay
+   * the same.
+   */
+  trapFamilies?: boolean;
 }
 
 /** One host of the synthetic web. */
@@ -153,7 +160,15 @@ export interface ScoreInput {
    * first gap check). Default: score everything.
    */
   sinceMs?: number;
+  /**
+   * Seconds the crawl ran, for `useful_pages_per_s`. Default: from the first scored request's
+   * start to the last one's end.
+   */
+  durationS?: number;
 }
+
+/** Class of a scored non-robots request (README "Scorer rules"). */
+export type FetchClass = 'useful' | 'trap' | 'variant' | 'other';
 
 /** One rule breach found by the scorer. */
 export interface Violation {
@@ -182,8 +197,32 @@ export interface ScoreReport {
   politeness_violations: number;
   robots_violations: number;
   duplicate_fetches: number;
-  /** Requests for trap URLs (calendar, session id, repeated segments). */
+  /** Requests for trap URLs: the same count as `trap_fetches` (kept for older readers). */
   trap_pages: number;
+  /** Scored non-robots requests of class `useful`: a manifest URL, not a repeat. */
+  useful_fetches: number;
+  /** Scored non-robots requests of class `trap` (every family). */
+  trap_fetches: number;
+  /** Scored non-robots requests of class `variant`: no-op parameter variants and repeats. */
+  variant_fetches: number;
+  /** Scored non-robots requests of class `other` (sitemaps, probes, unlinked or unknown URLs…). */
+  other_fetches: number;
+  /** Of `other_fetches`: unlinked paths answered 200 on `soft-404` hosts (a crawler's probes). */
+  probe_fetches: number;
+  /** trap_fetches / pages (0 without pages). */
+  trap_fetch_share: number;
+  /** variant_fetches / pages (0 without pages). */
+  variant_duplicate_share: number;
+  /** Trap fetches per family: calendar, pager, facet, session, soft-404, loop. */
+  trap_by_family: Record<string, number>;
+  /** Variant fetches by kind: `noop` (no-op parameters) and `repeat` (an already settled URL). */
+  variant_by_kind: { noop: number; repeat: number };
+  /** Distinct manifest URLs fetched (= covered). */
+  useful_pages: number;
+  /** The duration useful_pages_per_s divides by, s. */
+  duration_s: number;
+  /** useful_pages / duration_s (0 when the duration is 0). */
+  useful_pages_per_s: number;
   /** First 100 violations. */
   violations: Violation[];
 }

@@ -52,7 +52,22 @@ export const FEATURES = [
   'base-href',
   'changing',
 ] as const;
-export type Feature = (typeof FEATURES)[number] | 'sitemap-malformed';
+/**
+ * Trap families added with `trapFamilies: true` (each on a share of the normal hosts; with 50 or
+ * more hosts each at least once). `trap-session` hosts then also carry session ids in their links.
+ */
+export const TRAP_FAMILY_FEATURES = [
+  'trap-calendars',
+  'trap-pager',
+  'trap-facets',
+  'soft-404',
+  'noop-params',
+] as const;
+export type Feature =
+  (typeof FEATURES)[number] | (typeof TRAP_FAMILY_FEATURES)[number] | 'sitemap-malformed';
+
+/** Chance of each trap family (and of `trap-session`, added on top) per eligible host. */
+const TRAP_FAMILY_ODDS = 0.06;
 
 /** Chance of each feature on hosts beyond the required one. */
 const FEATURE_ODDS: Record<(typeof FEATURES)[number], number> = {
@@ -101,6 +116,11 @@ export interface HostHeader {
   features: Feature[];
   /** For `redirect-cross`: the host index the redirect points to. */
   crossTarget: number | null;
+  /**
+   * Same-host links of tree pages carry a session id in a path parameter (`;jsessionid=…`), new
+   * on every render: the `trap-session` hosts of a web with trap families.
+   */
+  sessionInPath: boolean;
 }
 
 /** `s%04d.web.test` for host i. */
@@ -139,12 +159,15 @@ function eligible(f: (typeof FEATURES)[number], h: HostHeader): boolean {
  * @param count number of hosts.
  * @param maxPages cap of the page count per host.
  * @param hostile whether to include hostile hosts.
+ * @param trapFamilies whether to add the trap families ({@link TRAP_FAMILY_FEATURES}); the other
+ *   roles are the same either way.
  */
 export function assignHosts(
   seed: number,
   count: number,
   maxPages: number,
   hostile: boolean,
+  trapFamilies = false,
 ): HostHeader[] {
   const rng = new Rng(mix(seed, 'assign', count));
   const headers: HostHeader[] = [];
@@ -159,6 +182,7 @@ export function assignHosts(
       pages: paretoPages(new Rng(mix(seed, 'pages', i)), maxPages),
       features: [],
       crossTarget: null,
+      sessionInPath: false,
     });
   }
   const order = rng.shuffle(headers.map((h) => h.index));
@@ -223,6 +247,38 @@ export function assignHosts(
     }
     h.crossTarget = rng.pick(targets).index;
   }
+  if (trapFamilies) assignTrapFamilies(seed, count, normals);
   for (const h of headers) h.features.sort();
   return headers;
+}
+
+function trapEligible(f: Feature, h: HostHeader): boolean {
+  if (h.robots === '5xx' || h.robots === 'crawl-delay' || h.features.includes(f)) return false;
+  // `wildcards` disallows `/*?print=`, which the no-op parameters use.
+  if (f === 'noop-params') return h.robots !== 'wildcards' && h.pages >= 3;
+  return true;
+}
+
+/**
+ * Adds the trap families with a generator of their own, so the rest of the assignment is the same
+ * with and without them: each family once (spread over the hosts), then each eligible host gets
+ * each family with {@link TRAP_FAMILY_ODDS}.
+ */
+function assignTrapFamilies(seed: number, count: number, normals: HostHeader[]): void {
+  const rng = new Rng(mix(seed, 'trap-families', count));
+  const families: Feature[] = [...TRAP_FAMILY_FEATURES, 'trap-session'];
+  const order = rng.shuffle(normals);
+  families.forEach((f, i) => {
+    for (let k = 0; k < order.length; k++) {
+      const h = order[(i * 7 + k) % order.length] as HostHeader;
+      if (!trapEligible(f, h)) continue;
+      h.features.push(f);
+      break;
+    }
+  });
+  for (const h of normals) {
+    for (const f of families)
+      if (trapEligible(f, h) && rng.chance(TRAP_FAMILY_ODDS)) h.features.push(f);
+    h.sessionInPath = h.features.includes('trap-session');
+  }
 }

@@ -11,6 +11,7 @@ import {
   type PageResource,
   type Resource,
 } from './resources.js';
+import { addTrapFamilies } from './trap-families.js';
 import { branchingFor, treeLinks, treePath } from './tree.js';
 
 /** Directory part of a path key: `/a/b/c.html?x` -> `/a/b/`. */
@@ -72,6 +73,13 @@ class PlanBuilder {
     };
     this.add(p);
     return p;
+  }
+
+  /** Every tree page built so far (ids below 10,000). */
+  treePages(): PageResource[] {
+    const out: PageResource[] = [];
+    for (const r of this.resources.values()) if (r.type === 'page' && r.id < 10_000) out.push(r);
+    return out;
   }
 
   /** Links the path from the home page (root-relative). */
@@ -312,6 +320,7 @@ export function buildPlan(seed: number, header: HostHeader, all: readonly HostHe
   if (header.kind === 'normal') {
     addRobotsProbes(b);
     addFeatures(b, seed, all);
+    addTrapFamilies(b, seed, branching);
   } else {
     addHostile(b);
     addSitemaps(b, seed);

@@ -30,6 +30,10 @@ export interface LinkSpec {
   unsorted: boolean;
   /** Literal href for variant `raw`. */
   raw?: string;
+  /** A no-op query pair added to the href (`print=1`); the target stays `path`. */
+  noop?: string;
+  /** The href carries the render's session id as a path parameter (`;jsessionid=…`). */
+  session?: boolean;
 }
 
 /** An HTML page. */

@@ -29,11 +29,12 @@ export function relativeRef(fromDir: string, pathKey: string): string {
   return rel + query;
 }
 
-function withParams(pathKey: string, link: LinkSpec): string {
+function withParams(pathKey: string, link: LinkSpec, pathParam: string): string {
   const q = pathKey.indexOf('?');
-  const path = q < 0 ? pathKey : pathKey.slice(0, q);
+  const path = (q < 0 ? pathKey : pathKey.slice(0, q)) + pathParam;
   let pairs = q < 0 ? [] : pathKey.slice(q + 1).split('&');
   if (link.unsorted && pairs.length > 1) pairs = pairs.slice().reverse();
+  if (link.noop !== undefined) pairs = [...pairs, link.noop];
   const tag = (mix('tracking', link.host, pathKey) >>> 0).toString(36);
   if (link.tracking === 1) pairs = ['utm_source=newsletter', ...pairs, 'utm_medium=email'];
   else if (link.tracking === 2) pairs = [...pairs, `fbclid=IwAR${tag}`];
@@ -47,15 +48,18 @@ function withParams(pathKey: string, link: LinkSpec): string {
  * @param fromHost host index of the page carrying the link.
  * @param fromDir directory used for relative references (the page's, or its base href's).
  * @param port TCP port of the web.
+ * @param session the render's session path parameter (`;jsessionid=…`), written into the links
+ *   marked `session`; '' for none.
  */
 export function renderHref(
   link: LinkSpec,
   fromHost: number,
   fromDir: string,
   port: number,
+  session = '',
 ): string {
   if (link.variant === 'raw' && link.raw !== undefined) return link.raw;
-  const target = withParams(link.path, link);
+  const target = withParams(link.path, link, link.session === true ? session : '');
   const name = hostName(link.host);
   const frag = link.fragment ? '#section-2' : '';
   const sameHost = link.host === fromHost;

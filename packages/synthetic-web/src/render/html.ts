@@ -16,6 +16,8 @@ export interface RenderContext {
   port: number;
   /** Current cycle. */
   cycle: number;
+  /** The session path parameter of this render (`;jsessionid=…`) for links marked `session`. */
+  session?: string;
 }
 
 /** A rendered page with its validators. */
@@ -56,7 +58,8 @@ export function renderPage(
   const fromDir = page.base ?? dirOf(page.path);
   const anchors = page.links.map((l: LinkSpec, i) => {
     const words = sentence(rng).split(' ').slice(0, rng.int(2, 4)).join(' ').replace(/\.$/, '');
-    return anchorHtml(renderHref(l, h.index, fromDir, ctx.port), escapeHtml(words), i % 10 === 7);
+    const href = renderHref(l, h.index, fromDir, ctx.port, ctx.session);
+    return anchorHtml(href, escapeHtml(words), i % 10 === 7);
   });
   const title = escapeHtml(page.title);
   const head =

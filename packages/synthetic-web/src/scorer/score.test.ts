@@ -206,3 +206,79 @@ describe('scoreCrawl', () => {
     expect(score(traps).trap_pages).toBe(2);
   });
 });
+
+describe('scoreCrawl: classes of requests', () => {
+  const withFamilies: Manifest = {
+    ...manifest,
+    expected: [...manifest.expected, 'http://a.test:8080/archive?page=3'],
+    sitemaps: ['http://a.test:8080/sitemap.xml'],
+    hosts: manifest.hosts.map((h) => (h.host === 'a.test' ? { ...h, features: ['soft-404'] } : h)),
+  };
+  const crawl = (): RequestLogEntry[] => [
+    ...clean(),
+    e('a.test', '/archive?page=3', 300, 301),
+    e('a.test', '/archive?page=4', 400, 401),
+    e('a.test', '/events?month=2024-02', 500, 501),
+    e('a.test', '/catalog?size=m&color=red', 600, 601),
+    e('a.test', '/x;jsessionid=F00D', 700, 701),
+    e('a.test', '/legacy/1234.html', 800, 801),
+    e('a.test', '/x?print=1', 900, 901),
+    e('a.test', '/x', 1000, 1001),
+    e('a.test', '/sitemap.xml', 1100, 1101),
+    e('a.test', '/q8z-probe', 1200, 1201),
+  ];
+  const scoreAll = (log: RequestLogEntry[], durationS?: number) =>
+    scoreCrawl({
+      log,
+      manifest: withFamilies,
+      productToken: 'crawlerbot',
+      minGapMs: 100,
+      durationS,
+    });
+
+  it('counts useful, trap (by family), variant (no-op and repeat) and other requests', () => {
+    const r = scoreAll(crawl());
+    expect(r).toMatchObject({
+      pages: 13,
+      useful_fetches: 4,
+      trap_fetches: 5,
+      trap_pages: 5,
+      variant_fetches: 2,
+      other_fetches: 2,
+      probe_fetches: 1,
+      variant_by_kind: { noop: 1, repeat: 1 },
+      duplicate_fetches: 1,
+      useful_pages: 4,
+      covered: 4,
+    });
+    expect(r.trap_by_family).toEqual({
+      calendar: 1,
+      pager: 1,
+      facet: 1,
+      session: 1,
+      'soft-404': 1,
+      loop: 0,
+    });
+    expect(r.trap_fetch_share).toBeCloseTo(5 / 13);
+    expect(r.variant_duplicate_share).toBeCloseTo(2 / 13);
+  });
+
+  it('useful_pages_per_s: distinct manifest URLs over the given duration, else the log span', () => {
+    expect(scoreAll(crawl(), 2).useful_pages_per_s).toBe(2);
+    const fromLog = scoreAll(crawl());
+    expect(fromLog.duration_s).toBeCloseTo(1.201);
+    expect(fromLog.useful_pages_per_s).toBeCloseTo(4 / 1.201);
+    expect(scoreAll([]).useful_pages_per_s).toBe(0);
+    expect(scoreAll([]).trap_fetch_share).toBe(0);
+  });
+
+  it('reports zero shares on a clean crawl', () => {
+    expect(score(clean())).toMatchObject({
+      useful_fetches: 3,
+      trap_fetches: 0,
+      variant_fetches: 0,
+      trap_fetch_share: 0,
+      variant_duplicate_share: 0,
+    });
+  });
+});

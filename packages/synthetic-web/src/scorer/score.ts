@@ -1,8 +1,10 @@
 /**
  * The scorer: reads a request log against a manifest and reports coverage, politeness, robots,
- * duplicate and trap figures. Rules are documented in the package README ("Scorer rules").
+ * duplicate and trap figures, and the class of every request (useful, trap, variant, other).
+ * Rules are documented in the package README ("Scorer rules").
  */
-import { canonicalizeUrl, isTrapUrl } from '../canonical.js';
+import { canonicalizeUrl } from '../canonical.js';
+import { TRAP_FAMILIES } from '../trap-patterns.js';
 import {
   isAllowed,
   parseRobots,
@@ -11,6 +13,7 @@ import {
   type RobotsPolicy,
 } from '../robots/matcher.js';
 import type { RequestLogEntry, ScoreInput, ScoreReport, SiteInfo, Violation } from '../types.js';
+import { classifyFetch } from './classify.js';
 
 const MAX_MISSING = 50;
 const MAX_VIOLATIONS = 100;
@@ -34,6 +37,18 @@ interface Prepared {
   path: string;
   robots: boolean;
   scored: boolean;
+}
+
+/** Seconds from the first request's start to the last one's end (0 without requests). */
+function spanS(entries: RequestLogEntry[]): number {
+  if (entries.length === 0) return 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const e of entries) {
+    first = Math.min(first, e.startMs);
+    last = Math.max(last, e.endMs);
+  }
+  return (last - first) / 1000;
 }
 
 /** Scores a crawl (see README "Scorer rules"). */
@@ -133,26 +148,47 @@ export function scoreCrawl(input: ScoreInput): ScoreReport {
     }
   }
 
-  // Duplicates and traps.
+  // Duplicates and classes.
   let duplicates = 0;
-  let traps = 0;
+  const classes = { useful: 0, trap: 0, variant: 0, other: 0 };
+  const byFamily: Record<string, number> = Object.fromEntries(TRAP_FAMILIES.map((f) => [f, 0]));
+  const byVariant = { noop: 0, repeat: 0 };
+  let probes = 0;
+  const sitemaps = new Set(input.manifest.sitemaps);
   const settledAt = new Map<string, number>();
   for (const p of scored) {
-    if (p.robots || p.canonical === null) continue;
-    if (isTrapUrl(p.canonical)) traps++;
-    if (!sites.has(p.e.host)) continue;
-    const settled = settledAt.get(p.canonical);
-    if (settled !== undefined && settled <= p.e.startMs) {
+    if (p.robots) continue;
+    const site = sites.get(p.e.host);
+    const settled = p.canonical === null ? undefined : settledAt.get(p.canonical);
+    const repeat = site !== undefined && settled !== undefined && settled <= p.e.startMs;
+    if (repeat) {
       duplicates++;
-      note('duplicate', p.e.host, p.canonical);
+      note('duplicate', p.e.host, p.canonical ?? p.e.url);
     }
-    if (isFinal(p.e))
+    const policy = policies.get(p.e.host) ?? null;
+    const c = classifyFetch({
+      canonical: p.canonical,
+      status: p.e.status,
+      site,
+      repeat,
+      allowed: policy === null || (policy !== 'deny' && isAllowed(policy, p.path)),
+      expected,
+      sitemaps,
+    });
+    classes[c.cls]++;
+    if (c.family !== undefined) byFamily[c.family] = (byFamily[c.family] ?? 0) + 1;
+    if (c.variant !== undefined) byVariant[c.variant]++;
+    if (c.probe === true) probes++;
+    if (site !== undefined && p.canonical !== null && isFinal(p.e))
       settledAt.set(p.canonical, Math.min(settled ?? Number.POSITIVE_INFINITY, p.e.endMs));
   }
+  const pages = scored.filter((p) => !p.robots).length;
+  const share = (n: number): number => (pages === 0 ? 0 : n / pages);
+  const durationS = input.durationS ?? spanS(scored.map((p) => p.e));
 
   return {
     requests: scored.length,
-    pages: scored.filter((p) => !p.robots).length,
+    pages,
     expected: expected.size,
     covered: covered.size,
     coverage: expected.size === 0 ? 1 : covered.size / expected.size,
@@ -160,7 +196,19 @@ export function scoreCrawl(input: ScoreInput): ScoreReport {
     politeness_violations: politeness,
     robots_violations: robotsViolations,
     duplicate_fetches: duplicates,
-    trap_pages: traps,
+    trap_pages: classes.trap,
+    useful_fetches: classes.useful,
+    trap_fetches: classes.trap,
+    variant_fetches: classes.variant,
+    other_fetches: classes.other,
+    probe_fetches: probes,
+    trap_fetch_share: share(classes.trap),
+    variant_duplicate_share: share(classes.variant),
+    trap_by_family: byFamily,
+    variant_by_kind: byVariant,
+    useful_pages: covered.size,
+    duration_s: durationS,
+    useful_pages_per_s: durationS > 0 ? covered.size / durationS : 0,
     violations,
   };
 }

@@ -12,9 +12,13 @@ import { mix, Rng } from '../prng.js';
 import { renderFile, renderSitemap } from '../render/files.js';
 import { renderCalendar, renderError, renderLoop, renderPage, renderShop } from '../render/html.js';
 import { robotsAnswer, robotsText, sitemapUrls } from '../robots/variants.js';
+import { sessionId, sessionNameOf } from '../model/trap-families.js';
+import type { RenderContext } from '../render/html.js';
+import { hasNearNoopParam, stripSessionPathParams } from '../trap-patterns.js';
 import { serveHostile, SLOW_FIRST_BYTE_MS } from './hostile.js';
 import { Reply } from './reply.js';
 import { normalizeHostHeader, type RequestLog } from './request-log.js';
+import { noopTarget, serveSoft404, serveTrapFamily } from './trap-routes.js';
 
 /** Mutable state the handler reads. */
 export interface WebState {
@@ -29,6 +33,8 @@ export interface WebState {
   busyServed: Set<string>;
   /** Counter that makes session ids differ per render. */
   shopRenders: number;
+  /** Renders per host of pages whose links carry session ids (host index → count). */
+  sessionRenders: Map<number, number>;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -102,13 +108,25 @@ function serveTrap(state: WebState, plan: HostPlan, path: string, reply: Reply):
   return false;
 }
 
+/** What a page render needs; a fresh session id on hosts whose links carry one. */
+function renderContext(state: WebState, plan: HostPlan): RenderContext {
+  const ctx: RenderContext = { seed: state.seed, port: state.port, cycle: state.cycle };
+  const h = plan.header;
+  if (h.sessionInPath) {
+    // Per host, so that a host's renders do not depend on the order other hosts are crawled in.
+    const n = state.sessionRenders.get(h.index) ?? 0;
+    state.sessionRenders.set(h.index, n + 1);
+    ctx.session = `;${sessionNameOf(state.seed, h.index)}=${sessionId(state.seed, h.index, n)}`;
+  }
+  return ctx;
+}
+
 function serveResource(
   state: WebState,
   plan: HostPlan,
   res: Resource,
   reply: Reply,
 ): Promise<void> | void {
-  const ctx = { seed: state.seed, port: state.port, cycle: state.cycle };
   switch (res.type) {
     case 'page': {
       if (res.busyOnce) {
@@ -123,14 +141,14 @@ function serveResource(
           return;
         }
       }
-      const page = renderPage(plan, res, ctx);
+      const page = renderPage(plan, res, renderContext(state, plan));
       sendValidated(reply, HTML, Buffer.from(page.html), page.lastModifiedMs);
       return;
     }
     case 'copy': {
       const orig = plan.resources.get(res.of);
       if (orig?.type !== 'page') throw new Error(`copy of missing page ${res.of}`);
-      const page = renderPage(plan, orig, ctx, res.near);
+      const page = renderPage(plan, orig, renderContext(state, plan), res.near);
       sendValidated(reply, HTML, Buffer.from(page.html), page.lastModifiedMs);
       return;
     }
@@ -196,13 +214,24 @@ async function route(state: WebState, plan: HostPlan, reply: Reply): Promise<voi
     return;
   }
   if (plan.header.kind === 'slow' && !(await reply.sleep(SLOW_FIRST_BYTE_MS))) return;
-  if (serveTrap(state, plan, path, reply)) return;
-  const res = plan.resources.get(path);
-  if (res === undefined) {
-    reply.send(404, { 'Content-Type': HTML }, renderError(404, 'Not found'));
+  // Session path parameters (`;jsessionid=…`) select nothing: the page is the same without.
+  const key = stripSessionPathParams(path);
+  if (serveTrap(state, plan, key, reply) || serveTrapFamily(state.seed, plan, key, reply)) return;
+  const res = plan.resources.get(key);
+  if (res !== undefined) {
+    await serveResource(state, plan, res, reply);
     return;
   }
-  await serveResource(state, plan, res, reply);
+  const page = noopTarget(plan, key);
+  if (page !== null) {
+    // print/ref: the same bytes; sort/view: one word differs.
+    const r = renderPage(plan, page, renderContext(state, plan), hasNearNoopParam(key));
+    sendValidated(reply, HTML, Buffer.from(r.html), r.lastModifiedMs);
+    return;
+  }
+  if ((plan.header.features as string[]).includes('soft-404'))
+    serveSoft404(state.seed, plan, key, reply);
+  else reply.send(404, { 'Content-Type': HTML }, renderError(404, 'Not found'));
 }
 
 /** Builds the http 'request' listener. */
