@@ -570,7 +570,14 @@ describe('POST /v1/seeds with a mixed list', () => {
       body: { urls: ['https://valid-only.example/'], priority: 0 },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ valid: 1, added: 1, enqueued: 1, list: null, rejected: [] });
+    expect(res.body).toEqual({
+      valid: 1,
+      added: 1,
+      enqueued: 1,
+      list: null,
+      sitemaps: 0,
+      rejected: [],
+    });
     const row = await db.query<{ priority: number; source: string }>(
       `SELECT priority, source FROM seeds WHERE url = 'https://valid-only.example/'`,
     );
@@ -756,6 +763,7 @@ describe('tRPC', () => {
       added: 1,
       enqueued: 1,
       list: null,
+      sitemaps: 0,
       rejected: [],
     });
     const rows = await db.query<{ url: string; source: string }>(

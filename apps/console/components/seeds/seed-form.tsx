@@ -16,6 +16,7 @@ export function SeedForm(props: { onAdded?: () => void }): ReactNode {
   const [text, setText] = useState('');
   const [priority, setPriority] = useState(1);
   const [list, setList] = useState('');
+  const [sitemap, setSitemap] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ result: SeedsResult; sent: number } | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
@@ -46,6 +47,7 @@ export function SeedForm(props: { onAdded?: () => void }): ReactNode {
       urls,
       priority,
       ...(list.trim() ? { list: list.trim() } : {}),
+      ...(sitemap ? { sitemap: true } : {}),
     });
     if (r.ok) setResult({ result: r.data, sent: urls.length });
     else if (r.status === 400 && isSeedsResult(r.body))
@@ -98,6 +100,15 @@ export function SeedForm(props: { onAdded?: () => void }): ReactNode {
               onChange={(e) => setList(e.target.value)}
             />
           </label>
+          <label className="field field--check">
+            <input
+              name="sitemap"
+              type="checkbox"
+              checked={sitemap}
+              onChange={(e) => setSitemap(e.target.checked)}
+            />
+            <span>Every URL is a sitemap</span>
+          </label>
         </div>
         {fileNote && (
           <p className="muted" role="status">
@@ -105,8 +116,10 @@ export function SeedForm(props: { onAdded?: () => void }): ReactNode {
           </p>
         )}
         <p className="muted">
-          A sitemap URL (sitemap.xml, a sitemap index, .xml.gz or sitemap.txt) is fetched like a
-          page and its URLs are added. Hosts’ robots.txt <code>Sitemap:</code> lines are followed
+          A sitemap (a URL ending in .xml, .xml.gz or sitemap….txt, one whose content is a sitemap,
+          or every URL when the box is ticked) is fetched and the pages it lists are queued: those
+          under its own host and folder, or on hosts whose robots.txt names it; an index’s sitemaps
+          are followed too. Hosts’ robots.txt <code>Sitemap:</code> lines are followed
           automatically.
         </p>
         <div className="form__actions">

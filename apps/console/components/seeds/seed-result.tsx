@@ -13,6 +13,9 @@ export function SeedResult({ result, sent }: { result: SeedsResult; sent: number
       <p className="muted">
         {result.added} new to the seed list, {result.enqueued} new to the frontier
         {result.valid > result.enqueued ? ' (the rest were already known or queued)' : ''}.
+        {result.sitemaps
+          ? ` ${result.sitemaps} ${result.sitemaps === 1 ? 'is a sitemap' : 'are sitemaps'}: the pages listed are queued once fetched.`
+          : ''}
       </p>
       {result.rejected.length > 0 && (
         <table className="table">

@@ -10,6 +10,8 @@ export interface SeedsResult {
   valid: number;
   added: number;
   enqueued: number;
+  /** Seeds taken as sitemaps (their listed pages are queued when fetched). */
+  sitemaps?: number;
   rejected: SeedRejection[];
 }
 

@@ -1,3 +1,4 @@
+import { isSitemapUrl } from '@crawler/shared/sitemaps';
 import { normalizeUrl, urlFingerprint, hostOf } from '@crawler/shared/url';
 import type { Frontier } from '@crawler/frontier';
 import type { NewSeed, SeedRepository } from '../db/seed-repository';
@@ -13,7 +14,9 @@ const AUDIT_MAX_URLS = 100;
  * Adds seeds: each URL is normalized on its own, so one bad entry never blocks the others.
  * Valid seeds are stored in Postgres first (the record that must never be lost), with their
  * audit entry in the same transaction, then put in the frontier, then marked enqueued; a seed
- * whose enqueue failed is retried at the next start.
+ * whose enqueue failed is retried at the next start. Seeds flagged `sitemap` go in as sitemap
+ * documents (the agent expands them instead of crawling them as pages); seeds whose URL names
+ * a sitemap are expanded by the agent anyway, and are counted with them in `sitemaps`.
  */
 export async function addSeeds(
   deps: { store: Store; frontier: Frontier },
@@ -40,7 +43,8 @@ export async function addSeeds(
   });
   const seeds = [...valid.values()];
   const list = input.list ?? null;
-  if (seeds.length === 0) return { valid: 0, added: 0, enqueued: 0, list, rejected };
+  if (seeds.length === 0) return { valid: 0, added: 0, enqueued: 0, list, sitemaps: 0, rejected };
+  const sitemaps = input.sitemap ? seeds.length : seeds.filter((x) => isSitemapUrl(x.url)).length;
   const added = await deps.store.transaction(async (r) => {
     const n = await r.seeds.insertMany(seeds);
     if (list !== null)
@@ -53,6 +57,8 @@ export async function addSeeds(
       auditEntry(actor, 'seeds.add', hosts.size === 1 ? seeds[0]!.host : null, null, {
         priority: input.priority,
         list,
+        sitemap: input.sitemap,
+        sitemaps,
         valid: seeds.length,
         added: n,
         rejected: rejected.length,
@@ -62,14 +68,25 @@ export async function addSeeds(
     );
     return n;
   });
-  const enqueued = await enqueueSeeds({ seeds: deps.store.seeds, frontier: deps.frontier }, seeds);
-  return { valid: seeds.length, added, enqueued, list, rejected };
+  const enqueued = await enqueueSeeds(
+    { seeds: deps.store.seeds, frontier: deps.frontier },
+    seeds,
+    input.sitemap,
+  );
+  return { valid: seeds.length, added, enqueued, list, sitemaps, rejected };
 }
 
-/** Puts stored seeds into the frontier and marks them enqueued. Returns how many were new there. */
+/**
+ * Puts stored seeds into the frontier and marks them enqueued. Returns how many were new there.
+ * `asSitemaps`: seeds whose URL does not name a sitemap go in as sitemap documents
+ * (`sitemap-file`); the rest stay seeds (they set their host's priority class, and the agent
+ * expands a seed whose URL or body says it is a sitemap). The flag is not stored: a flagged
+ * seed enqueued only at a later start is a plain seed.
+ */
 export async function enqueueSeeds(
   deps: { seeds: SeedRepository; frontier: Frontier },
   seeds: NewSeed[],
+  asSitemaps = false,
 ): Promise<number> {
   if (seeds.length === 0) return 0;
   const { accepted } = await deps.frontier.enqueue(
@@ -79,7 +96,7 @@ export async function enqueueSeeds(
       host: s.host,
       depth: 0,
       priority: s.priority,
-      source: 'seed' as const,
+      source: asSitemaps && !isSitemapUrl(s.url) ? ('sitemap-file' as const) : ('seed' as const),
     })),
   );
   await deps.seeds.markEnqueued(seeds.map((s) => s.urlFp));

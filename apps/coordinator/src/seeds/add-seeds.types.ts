@@ -19,6 +19,12 @@ export const addSeedsInput = z
     priority: z.number().int().min(0).max(9).default(1),
     /** A seed list to put the valid URLs in (created if new). */
     list: seedListName.optional(),
+    /**
+     * Every URL is a sitemap (urlset, index or text): fetched and its URLs enqueued, not crawled
+     * as a page. Without it a seed is still expanded when its URL names a sitemap (`*.xml`,
+     * `*.xml.gz`, `sitemap*.txt`) or its body turns out to be one.
+     */
+    sitemap: z.boolean().default(false),
   })
   .strict();
 export type AddSeedsInput = z.input<typeof addSeedsInput>;
@@ -32,6 +38,8 @@ export const addSeedsOutput = z.object({
   enqueued: z.number(),
   /** The seed list the valid URLs were put in, if one was named. */
   list: z.string().nullable(),
+  /** Valid seeds taken as sitemaps (flagged, or with a sitemap's URL): their URLs are enqueued. */
+  sitemaps: z.number(),
   rejected: z.array(
     z.object({ index: z.number(), url: z.string(), reason: z.string(), detail: z.string() }),
   ),
