@@ -34,6 +34,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       seed: { type: 'string', default: '1' },
       smoke: { type: 'boolean', default: false },
       'from-source': { type: 'boolean', default: false },
+      /** Keep the run's folder (request logs of both crawls, WARC files) and print its path. */
+      keep: { type: 'boolean', default: false },
     },
   });
   const config = loadConfig({ ...process.env, CRAWLER_NETWORK_ALLOW: '127.0.0.0/8' });
@@ -152,6 +154,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       load_avg: round2(load1),
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (values.keep) console.error(`quality: run folder kept: ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }

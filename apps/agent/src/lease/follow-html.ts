@@ -79,7 +79,10 @@ export async function followHtml(
 
   const { page, found } = result;
   // A page that answers like the host's missing pages: neither followed nor fed.
-  if (r.quality.get(host)?.isSoft404(res.status, page.simhash, page.title)) {
+  const quality = r.quality.get(host);
+  const soft404 = quality?.isSoft404(res.status, page.simhash, page.title) ?? false;
+  const judged = quality?.judgePage(entry.url, page.simhash, page.title, soft404);
+  if (soft404) {
     r.quality.count(host, 'soft_404');
     r.counters.qualityRefused++;
     return { archived, html: { errorCode: 'soft_404', simhash: page.simhash, title: page.title } };
@@ -88,7 +91,7 @@ export async function followHtml(
     r.counters.trapRefused += n;
     r.quality.count(host, rule, n);
   }
-  const urls = screenLinks(r, host, entry.url, found.urls);
+  const urls = screenLinks(r, host, { url: entry.url, stale: judged?.stale ?? false }, found.urls);
   if (urls.length > 0) {
     // Hosts met now are likely leased soon: have their addresses ready by then.
     r.http.prefetchDns(urls.map((u) => u.host));

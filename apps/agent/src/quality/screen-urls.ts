@@ -1,5 +1,6 @@
 import type { EnqueueUrl, LeasedUrl } from '@crawler/frontier';
 import { urlFingerprint } from '@crawler/shared/url';
+import { HostQuality } from '@crawler/shared/quality';
 import type { AgentResources } from '../agent-resources';
 import type { QualityCounter } from './host-quality-tracker';
 
@@ -64,15 +65,17 @@ export async function screenLeasedUrl(
 
 /**
  * The host's quality rules on the links one of its pages found: same-host links of closed
- * families, deep pagers and facet explosions are dropped, learned no-op parameters are removed,
- * and links into a family that has started repeating itself go to the lowest priority. Links to
- * other hosts pass (their own host's rules apply when they are leased).
+ * families, pager steps past the cap and facet explosions are dropped, and so are links into
+ * the page's own family when the page only repeated that family (`pageStale`: it brings nothing
+ * new — a calendar's next month); learned no-op parameters are removed, and links into a family
+ * that has started repeating itself go to the lowest priority. Links to other hosts pass (their
+ * own host's rules apply when they are leased).
  */
 export function screenLinks(
   r: AgentResources,
   host: string,
-  /** The page the links were found on. */
-  pageUrl: string,
+  /** The page the links were found on, and whether it repeated its URL family. */
+  page: { url: string; stale: boolean },
   urls: EnqueueUrl[],
 ): EnqueueUrl[] {
   const quality = r.quality.get(host);
@@ -83,7 +86,11 @@ export function screenLinks(
       out.push(u);
       continue;
     }
-    const verdict = quality.screen(u.url, pageUrl);
+    if (page.stale && HostQuality.sameFamily(u.url, page.url)) {
+      refuse(r, host, 'template_exhausted');
+      continue;
+    }
+    const verdict = quality.screen(u.url, page.url);
     if (verdict.kind === 'drop') refuse(r, host, verdict.rule);
     else if (verdict.kind === 'strip') {
       r.quality.count(host, 'noop_param');

@@ -48,7 +48,7 @@ const familySchema = z.object({
   /** Recent SimHashes. */
   h: z.array(simhashHex).max(MAX_FAMILY_HASHES),
   /** Why it was closed. */
-  c: z.enum(['template_exhausted', 'facet_explosion']).optional(),
+  c: z.enum(['template_exhausted', 'facet_explosion', 'soft_404']).optional(),
   /** Parameter-name combinations used (bounded by maxFacetCombos + 1). */
   s: z.array(z.string().max(2048)).max(64).optional(),
   /** The latest page's title with digit runs abstracted. */
@@ -240,7 +240,10 @@ export class HostQuality {
     return { kind: 'keep', url, throttled: (fam?.run ?? 0) > 0 };
   }
 
-  /** Learns from one fetch of the host (call once per fetch, after its page was parsed). */
+  /**
+   * Learns from one fetch of the host (call once per fetch): today's duplicate counters and the
+   * no-op parameters. HTML pages also go through {@link judgePage} first.
+   */
   observe(o: FetchObservation): void {
     this.changed = true;
     this.rollDay(o.at);
@@ -253,9 +256,24 @@ export class HostQuality {
         Math.ceil(this.limits.dupBudgetFactor * (d.n - d.dup)),
       );
     if (o.status < 200 || o.status >= 300 || o.soft404) return;
-    const shape = urlShape(o.url);
-    if (isSimhash(o.simhash)) this.observeFamily(shape, o.simhash, titleShape(o.title ?? ''));
-    if (o.sha256 !== '') this.learnParams(o, shape);
+    if (o.sha256 !== '') this.learnParams(o, urlShape(o.url));
+  }
+
+  /**
+   * Judges a parsed 2xx HTML page against its URL family, before its links are followed:
+   * `stale` when it repeats the family's recent pages (SimHash), or is a soft 404 — its links
+   * into its own family are then not followed (it brings nothing new), and a family whose
+   * recent pages keep being stale is closed.
+   */
+  judgePage(url: string, simhash: string, title: string, soft404: boolean): { stale: boolean } {
+    if (!soft404 && !isSimhash(simhash)) return { stale: false };
+    this.changed = true;
+    return { stale: this.observeFamily(urlShape(url), soft404 ? null : simhash, titleShape(title)) };
+  }
+
+  /** Whether two URLs of this host belong to one URL family. */
+  static sameFamily(a: string, b: string): boolean {
+    return urlShape(a).family === urlShape(b).family;
   }
 
   private shapeRule(url: string, shape: UrlShape, from: string | undefined): QualityRule | null {
@@ -272,30 +290,44 @@ export class HostQuality {
       : null;
   }
 
-  private observeFamily(shape: UrlShape, simhash: string, title: string): void {
+  /** Adds a page to its family (null SimHash: a soft 404); true when it repeated the family. */
+  private observeFamily(shape: UrlShape, simhash: string | null, title: string): boolean {
     let fam = this.data.f[shape.family];
     if (!fam) {
       this.evictFamilies();
       fam = { n: 0, run: 0, h: [] };
       this.data.f[shape.family] = fam;
     }
-    // Siblings sharing a title shape ("Events of #/#") may differ a little more.
-    const bits = this.limits.nearBits * (title !== '' && fam.t === title ? 2 : 1);
-    const near = (h: string) => hammingDistance(h, simhash) <= bits;
-    if (title !== '') fam.t = title;
-    if (fam.n === 0 && this.closedFamilyLooksLike(simhash)) fam.c = 'template_exhausted';
-    else if (fam.h.some(near)) {
-      fam.run++;
-      if (fam.run >= this.limits.familyCloseAfter) fam.c = 'template_exhausted';
-    } else fam.run = 0;
+    let stale: boolean;
+    // A new family whose first page looks like a closed family's pages: one generator behind
+    // several URL forms (a calendar by month and by day).
+    let lookalike = false;
+    if (simhash === null) stale = true;
+    else {
+      // Siblings sharing a title shape ("Events of #/#") may differ a little more.
+      const bits = this.limits.nearBits * (title !== '' && fam.t === title ? 2 : 1);
+      lookalike = fam.n === 0 && this.closedFamilyLooksLike(simhash);
+      stale = lookalike || fam.h.some((h) => hammingDistance(h, simhash) <= bits);
+      if (title !== '') fam.t = title;
+      fam.h.push(simhash);
+      if (fam.h.length > MAX_FAMILY_HASHES) fam.h.shift();
+    }
     fam.n++;
-    fam.h.push(simhash);
-    if (fam.h.length > MAX_FAMILY_HASHES) fam.h.shift();
+    fam.run = stale ? fam.run + 1 : 0;
+    // Closed when its latest pages keep repeating and the repeats are at least half of it: a
+    // family of many distinct pages survives a few near-copies in a row.
+    if (
+      !fam.c &&
+      stale &&
+      (lookalike || (fam.run >= this.limits.familyCloseAfter && fam.run * 2 >= fam.n))
+    )
+      fam.c = simhash === null ? 'soft_404' : 'template_exhausted';
     if (shape.params.length > 0) {
       const set = paramSet(shape);
       fam.s ??= [];
       if (!fam.s.includes(set) && fam.s.length < this.limits.maxFacetCombos) fam.s.push(set);
     }
+    return stale;
   }
 
   private closedFamilyLooksLike(simhash: string): boolean {
@@ -351,17 +383,20 @@ export class HostQuality {
   ): void {
     const list = this.data.o[key] ?? [];
     for (const prior of list) {
-      // Differs only in `name` (this URL has it, the prior one lacks it or has another value),
-      // or only in the prior's parameter (the prior URL had it, this one is the URL without).
-      const param =
-        name !== '' && (prior[0] === '' || (prior[0] === name && prior[1] !== obs[1]))
+      // Differs only in one parameter: present in one URL and absent from the other (this URL
+      // has `name` and the prior is the URL without it, or the reverse) — the same body makes it
+      // a no-op; or present in both with other values — a different body makes it real (equal
+      // bodies there teach nothing: a calendar's months look alike but are no no-op).
+      const withWithout =
+        (name !== '' && prior[0] === '') || (name === '' && prior[0] !== '');
+      const param = withWithout
+        ? name || prior[0]
+        : name !== '' && prior[0] === name && prior[1] !== obs[1]
           ? name
-          : name === '' && prior[0] !== ''
-            ? prior[0]
-            : null;
+          : null;
       if (param === null) continue;
       if (!same(prior)) this.data.p[param] = 'real';
-      else if (this.data.p[param] !== 'real') this.data.p[param] = 'noop';
+      else if (withWithout && this.data.p[param] !== 'real') this.data.p[param] = 'noop';
     }
     if (list.some((p) => p[0] === obs[0] && p[1] === obs[1])) return;
     if (list.length >= MAX_OBSERVATIONS_PER_KEY) list.shift();

@@ -24,7 +24,7 @@ export interface QualityLimits {
 }
 
 export const DEFAULT_QUALITY_LIMITS: QualityLimits = {
-  familyCloseAfter: 3,
+  familyCloseAfter: 2,
   nearBits: 10,
   maxPagerDepth: 50,
   maxQueryParams: 4,
