@@ -67,7 +67,7 @@ export const envSchema = z.object({
   /** Same-host links are followed up to this many hops from a page another host links to. */
   CRAWLER_MAX_HOPS: int(0, 1000).default(3),
   /** Crawl quality (docs/CONFIGURATION.md says why each default): near-identical pages that close a URL family. */
-  QUALITY_FAMILY_CLOSE_AFTER: int(1, 1000).default(3),
+  QUALITY_FAMILY_CLOSE_AFTER: int(1, 1000).default(2),
   /** SimHash bits within which two pages of one URL family count as near-identical. */
   QUALITY_NEAR_BITS: int(0, 32).default(10),
   /** Highest pager page (`page=N`, `/page/N/`) followed. */

@@ -268,7 +268,9 @@ export class HostQuality {
   judgePage(url: string, simhash: string, title: string, soft404: boolean): { stale: boolean } {
     if (!soft404 && !isSimhash(simhash)) return { stale: false };
     this.changed = true;
-    return { stale: this.observeFamily(urlShape(url), soft404 ? null : simhash, titleShape(title)) };
+    return {
+      stale: this.observeFamily(urlShape(url), soft404 ? null : simhash, titleShape(title)),
+    };
   }
 
   /** Whether two URLs of this host belong to one URL family. */
@@ -387,8 +389,7 @@ export class HostQuality {
       // has `name` and the prior is the URL without it, or the reverse) — the same body makes it
       // a no-op; or present in both with other values — a different body makes it real (equal
       // bodies there teach nothing: a calendar's months look alike but are no no-op).
-      const withWithout =
-        (name !== '' && prior[0] === '') || (name === '' && prior[0] !== '');
+      const withWithout = (name !== '' && prior[0] === '') || (name === '' && prior[0] !== '');
       const param = withWithout
         ? name || prior[0]
         : name !== '' && prior[0] === name && prior[1] !== obs[1]
