@@ -81,7 +81,11 @@ export async function followHtml(
   // A page that answers like the host's missing pages: neither followed nor fed.
   const quality = r.quality.get(host);
   const soft404 = quality?.isSoft404(res.status, page.simhash, page.title) ?? false;
-  const judged = quality?.judgePage(entry.url, page.simhash, page.title, soft404);
+  const judged = quality?.judgePage(
+    entry.url,
+    { simhash: page.simhash, title: page.title, textShape: result.textShape },
+    soft404,
+  );
   if (soft404) {
     r.quality.count(host, 'soft_404');
     r.counters.qualityRefused++;

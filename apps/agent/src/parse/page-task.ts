@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { buildExchange, type BuiltExchange, type HttpExchange } from '@crawler/shared/warc';
 import type { TrapLimits } from '@crawler/shared/traps';
 import { discoverLinks, type DiscoveredLinks } from './discover-links';
@@ -34,6 +35,11 @@ export interface PageTaskResult {
   found: DiscoveredLinks;
   /** The WARC records, when asked for. */
   record: BuiltExchange | null;
+  /**
+   * Digest of the page's text with digit runs abstracted (16 hex): pages that differ only in
+   * their numbers (a calendar's months, a pager's empty pages) share it.
+   */
+  textShape: string;
 }
 
 /**
@@ -63,5 +69,12 @@ export async function pageTask(input: PageTaskInput): Promise<PageTaskResult> {
     textBytes: Buffer.byteLength(fed),
     found,
     record,
+    textShape: textShapeOf(text),
   };
+}
+
+/** SHA-1 of the text with every digit run as `#`, 16 hex characters ('' for no text). */
+export function textShapeOf(text: string): string {
+  if (text.trim() === '') return '';
+  return createHash('sha1').update(text.replace(/\d+/g, '#')).digest('hex').slice(0, 16);
 }

@@ -7,8 +7,12 @@ import { urlShape, withoutParams } from './url-shape';
 const H = 'http://a.test';
 
 /** One fetched page, as the agent reports it: judged against its family, then observed. */
-function see(q: HostQuality, o: FetchObservation): { stale: boolean } {
-  const judged = q.judgePage(o.url, o.simhash, o.title ?? '', o.soft404);
+function see(q: HostQuality, o: Seen): { stale: boolean } {
+  const judged = q.judgePage(
+    o.url,
+    { simhash: o.simhash, title: o.title ?? '', textShape: o.textShape },
+    o.soft404,
+  );
   q.observe(o);
   return judged;
 }
@@ -32,7 +36,11 @@ const calendarText = (month: string) =>
     4,
   );
 
-function page(url: string, text: string, extra: Partial<FetchObservation> = {}): FetchObservation {
+interface Seen extends FetchObservation {
+  textShape?: string;
+}
+
+function page(url: string, text: string, extra: Partial<Seen> = {}): Seen {
   return {
     url,
     status: 200,
@@ -88,6 +96,19 @@ describe('HostQuality', () => {
     see(q, page(`${H}/news/p11.html`, words(3)));
     see(q, page(`${H}/news/p12.html`, words(3)));
     expect(q.screen(`${H}/news/p13.html`).kind).toBe('keep');
+  });
+
+  it('takes a page that differs from its family only in numbers as a repeat, however short', () => {
+    const q = HostQuality.fresh(DEFAULT_QUALITY_LIMITS, NOW);
+    const tiny = (m: number) =>
+      page(`${H}/calendar/2024/${m}`, `Events 2024-${m} ${m - 1} ${m + 1}`, {
+        textShape: 'ab'.repeat(8),
+        title: `Events 2024-${m}`,
+      });
+    expect(see(q, tiny(5)).stale).toBe(false);
+    expect(see(q, tiny(6)).stale).toBe(true);
+    expect(see(q, tiny(4)).stale).toBe(true);
+    expect(q.screen(`${H}/calendar/2024/9`).kind).toBe('drop');
   });
 
   it('closes a family whose pages are soft 404s', () => {

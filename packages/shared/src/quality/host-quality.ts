@@ -53,6 +53,11 @@ const familySchema = z.object({
   s: z.array(z.string().max(2048)).max(64).optional(),
   /** The latest page's title with digit runs abstracted. */
   t: z.string().max(TITLE_MAX).optional(),
+  /** Recent text shapes (digests of the text with digit runs abstracted). */
+  z: z
+    .array(z.string().regex(/^[0-9a-f]{16}$/))
+    .max(MAX_FAMILY_HASHES)
+    .optional(),
 });
 /** One observed fetch for parameter learning: [param, value, sha256 prefix, simhash]. */
 const observationSchema = z.tuple([
@@ -261,15 +266,26 @@ export class HostQuality {
 
   /**
    * Judges a parsed 2xx HTML page against its URL family, before its links are followed:
-   * `stale` when it repeats the family's recent pages (SimHash), or is a soft 404 — its links
+   * `stale` when it repeats the family's recent pages (near SimHash, or the same text but for
+   * its numbers: `textShape`), or is a soft 404 — its links
    * into its own family are then not followed (it brings nothing new), and a family whose
    * recent pages keep being stale is closed.
    */
-  judgePage(url: string, simhash: string, title: string, soft404: boolean): { stale: boolean } {
-    if (!soft404 && !isSimhash(simhash)) return { stale: false };
+  judgePage(
+    url: string,
+    page: { simhash: string; title: string; textShape?: string },
+    soft404: boolean,
+  ): { stale: boolean } {
+    if (!soft404 && !isSimhash(page.simhash)) return { stale: false };
     this.changed = true;
+    const textShape = /^[0-9a-f]{16}$/.test(page.textShape ?? '') ? page.textShape! : null;
     return {
-      stale: this.observeFamily(urlShape(url), soft404 ? null : simhash, titleShape(title)),
+      stale: this.observeFamily(
+        urlShape(url),
+        soft404 ? null : page.simhash,
+        titleShape(page.title),
+        textShape,
+      ),
     };
   }
 
@@ -293,7 +309,12 @@ export class HostQuality {
   }
 
   /** Adds a page to its family (null SimHash: a soft 404); true when it repeated the family. */
-  private observeFamily(shape: UrlShape, simhash: string | null, title: string): boolean {
+  private observeFamily(
+    shape: UrlShape,
+    simhash: string | null,
+    title: string,
+    textShape: string | null,
+  ): boolean {
     let fam = this.data.f[shape.family];
     if (!fam) {
       this.evictFamilies();
@@ -309,7 +330,15 @@ export class HostQuality {
       // Siblings sharing a title shape ("Events of #/#") may differ a little more.
       const bits = this.limits.nearBits * (title !== '' && fam.t === title ? 2 : 1);
       lookalike = fam.n === 0 && this.closedFamilyLooksLike(simhash);
-      stale = lookalike || fam.h.some((h) => hammingDistance(h, simhash) <= bits);
+      // The same text but for its numbers is a repeat however short the page is (a tiny
+      // calendar page is all numbers, so its SimHash moves a lot).
+      stale =
+        lookalike ||
+        (textShape !== null && (fam.z ?? []).includes(textShape)) ||
+        fam.h.some((h) => hammingDistance(h, simhash) <= bits);
+      if (textShape !== null) {
+        fam.z = [...(fam.z ?? []), textShape].slice(-MAX_FAMILY_HASHES);
+      }
       if (title !== '') fam.t = title;
       fam.h.push(simhash);
       if (fam.h.length > MAX_FAMILY_HASHES) fam.h.shift();
