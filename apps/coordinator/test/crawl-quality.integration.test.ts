@@ -154,10 +154,13 @@ describe('crawl-quality rules on a live crawl', () => {
     expect(v.detail).toContain('template_exhausted');
   });
 
-  it('learns that print=1 changes nothing and stops fetching it', () => {
+  it('learns that print=1 changes nothing and stops fetching it', async () => {
     expect(requests).toContain('/doc/a.html');
     expect(requests).toContain('/doc/b.html');
     expect(requests.filter((p) => p.includes('print=1'))).toEqual(['/doc/a.html?print=1']);
+    // Shared with other hosts as a prior (their URLs carrying it are queued last).
+    const key = `${stack.env.config.REDIS_PREFIX}:quality:noop-params`;
+    expect(await stack.redis.zscore(key, 'print')).toBe('1');
   });
 
   it('probes once for a missing page; pages that answer like it are neither followed nor fed', async () => {

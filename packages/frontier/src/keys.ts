@@ -9,8 +9,16 @@ export class FrontierKeys {
   shard(shard: number): string {
     return `${this.prefix}:{${shard}}:`;
   }
+  /** Every ready host (work queued, no lease, not blocked or parked) → its next allowed time (ms). */
   ready(shard: number): string {
     return `${this.shard(shard)}ready`;
+  }
+  /**
+   * The ready hosts of one host priority class (0 highest … 9), scored like `ready`: the lease
+   * script drains due hosts from the highest class first. Built in Lua as `<ready key>:<class>`.
+   */
+  readyClass(shard: number, hostClass: number): string {
+    return `${this.ready(shard)}:${hostClass}`;
   }
   leases(shard: number): string {
     return `${this.shard(shard)}leases`;
@@ -58,21 +66,40 @@ export class FrontierKeys {
   hostQuality(shard: number, host: string): string {
     return `${this.shard(shard)}hq:${host}`;
   }
+  /**
+   * Query parameter names learned as no-ops on some host → how many hosts learned it (a sorted
+   * set): other hosts queue URLs carrying them last until they learn for themselves.
+   */
+  noopParams(): string {
+    return `${this.prefix}:quality:noop-params`;
+  }
   /** Crawl-quality counters of the shard: rule → URLs dropped or marked by it. */
   qualityCounters(shard: number): string {
     return `${this.shard(shard)}qc`;
+  }
+  /**
+   * A host's queue of one tier: '0'…'9' (URL priority, 0 highest) or 'r' (re-crawls). Built in
+   * Lua as `<shard prefix>q<tier>:<host>` (includes/host-queue.lua).
+   */
+  tierQueue(shard: number, tier: string, host: string): string {
+    return `${this.shard(shard)}q${tier}:${host}`;
   }
   queue(shard: number, host: string): string {
     return `${this.shard(shard)}q:${host}`;
   }
 }
 
-/** Stable host → shard map (FNV-1a, 32 bit): the same on every process and release. */
-export function shardOf(host: string, shards: number): number {
+/** FNV-1a, 32 bit, of a string's UTF-16 code units (unsigned). */
+export function fnv1a32(s: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < host.length; i++) {
-    h ^= host.charCodeAt(i);
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) % shards;
+  return h >>> 0;
+}
+
+/** Stable host → shard map (FNV-1a, 32 bit): the same on every process and release. */
+export function shardOf(host: string, shards: number): number {
+  return fnv1a32(host) % shards;
 }

@@ -7,6 +7,12 @@ import type { TrapRule } from '@crawler/shared/traps';
 
 /** A host's quality state is forgotten after this long without a lease (it is relearned). */
 const STATE_TTL_S = 30 * 86_400;
+/** How often the no-op parameters learned across hosts are read again. */
+const NOOP_REFRESH_MS = 10_000;
+/** The most common no-op parameter names read (a sorted set by how many hosts learned each). */
+const NOOP_TOP = 1000;
+/** Longer names are not shared across hosts (they are ids, not parameter names). */
+const NOOP_NAME_MAX = 40;
 
 /** The crawl-quality thresholds in effect. */
 export function qualityLimits(config: Config): QualityLimits {
@@ -36,8 +42,16 @@ export type QualityCounter = QualityRule | TrapRule | 'blocked_pattern';
 export class HostQualityTracker {
   private readonly held = new Map<
     string,
-    { shard: number; quality: HostQuality; counts: Map<QualityCounter, number> }
+    {
+      shard: number;
+      quality: HostQuality;
+      counts: Map<QualityCounter, number>;
+      /** No-op parameters the host had taught when its lease began. */
+      noopBefore: Set<string>;
+    }
   >();
+  private noopElsewhere = new Set<string>();
+  private noopReadAt = 0;
 
   constructor(
     private readonly redis: Redis | Cluster,
@@ -56,8 +70,34 @@ export class HostQualityTracker {
       this.log.warn({ err, host }, 'host quality state unreadable; starting afresh');
     }
     const quality = HostQuality.parse(raw, this.limits);
-    this.held.set(host, { shard, quality, counts: new Map() });
+    this.held.set(host, {
+      shard,
+      quality,
+      counts: new Map(),
+      noopBefore: new Set(quality.noopParams()),
+    });
+    if (Date.now() - this.noopReadAt > NOOP_REFRESH_MS) {
+      this.noopReadAt = Date.now();
+      void this.readNoopElsewhere();
+    }
     return quality;
+  }
+
+  /**
+   * Whether some host taught that this parameter name changes nothing: a prior for ordering
+   * only — a host strips a parameter only once it learned so itself.
+   */
+  noopOnOtherHosts(name: string): boolean {
+    return this.noopElsewhere.has(name);
+  }
+
+  private async readNoopElsewhere(): Promise<void> {
+    try {
+      const names = await this.redis.zrevrange(this.keys.noopParams(), 0, NOOP_TOP - 1);
+      this.noopElsewhere = new Set(names);
+    } catch (err) {
+      this.log.debug({ err }, 'no-op parameters of other hosts unreadable');
+    }
   }
 
   /** The state of a host whose lease is in hand. */
@@ -87,9 +127,15 @@ export class HostQualityTracker {
       multi.hincrby(this.keys.qualityCounters(h.shard), rule, n);
       ops++;
     }
-    if (ops === 0) return;
+    const learned = h.quality
+      .noopParams()
+      .filter((name) => !h.noopBefore.has(name) && name.length <= NOOP_NAME_MAX);
     try {
-      await multi.exec();
+      // The shard's keys share a slot; the cross-host name list has its own.
+      await Promise.all([
+        ops > 0 ? multi.exec() : Promise.resolve(),
+        ...learned.map((name) => this.redis.zincrby(this.keys.noopParams(), 1, name)),
+      ]);
     } catch (err) {
       this.log.warn({ err, host }, 'host quality state not saved');
     }

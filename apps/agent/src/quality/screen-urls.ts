@@ -10,6 +10,22 @@ import type { QualityCounter } from './host-quality-tracker';
  */
 export const THROTTLED_PRIORITY = 9;
 
+/**
+ * A URL carrying a parameter this host has not judged yet but other hosts learned as a no-op
+ * (`print`, `ref`…): queued last, so the host's URLs without it come first — by then the host
+ * can tell for itself, and the first such URL teaches it.
+ */
+function likelyVariant(r: AgentResources, quality: HostQuality, url: string): boolean {
+  const q = url.indexOf('?');
+  if (q < 0) return false;
+  for (const pair of url.slice(q + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    if (quality.paramState(name) === undefined && r.quality.noopOnOtherHosts(name)) return true;
+  }
+  return false;
+}
+
 /** What a leased URL comes to before its request: fetch it, skip it (it is done), or end the lease. */
 export type LeasedUrlScreen =
   { kind: 'fetch' } | { kind: 'skip' } | { kind: 'stop'; delayMs: number };
@@ -95,7 +111,12 @@ export function screenLinks(
     else if (verdict.kind === 'strip') {
       r.quality.count(host, 'noop_param');
       out.push({ ...u, url: verdict.url, urlFp: urlFingerprint(verdict.url) });
-    } else out.push(verdict.throttled ? { ...u, priority: THROTTLED_PRIORITY } : u);
+    } else
+      out.push(
+        verdict.throttled || likelyVariant(r, quality, u.url)
+          ? { ...u, priority: THROTTLED_PRIORITY }
+          : u,
+      );
   }
   return out;
 }

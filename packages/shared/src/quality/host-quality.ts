@@ -201,6 +201,11 @@ export class HostQuality {
     return bits <= this.limits.soft404Bits * (sameTitle ? 2 : 1);
   }
 
+  /** What the host taught about a query parameter, if anything. */
+  paramState(name: string): 'noop' | 'real' | undefined {
+    return Object.hasOwn(this.data.p, name) ? this.data.p[name] : undefined;
+  }
+
   /** Learned no-op parameters. */
   noopParams(): string[] {
     return Object.entries(this.data.p)
