@@ -3,6 +3,8 @@ import { createHash, randomInt } from 'node:crypto';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
 import { uniquePrefix, seededRandom } from '@crawler/shared/testing';
 import { Frontier, type FrontierOptions } from './frontier';
+import { DISCOVERED_HOST_CLASS, HOST_CLASSES } from './priority';
+import { HOST_LISTS } from './testing/frontier-test-kit';
 import type { EnqueueUrl, HostLease } from './types';
 
 /**
@@ -517,8 +519,8 @@ function pickBehaviour(rng: () => number): Behaviour {
 // Checks
 
 /**
- * Reads every host's tier lists (q0..q3, qr), leased list (lq), counter `n`, lease and ready
- * score in one MULTI (atomic), checks them and returns how often each url_fp is in them.
+ * Reads every host's tier lists (q0..q9, qr), leased list (lq), counter `n`, lease, ready score
+ * and class sets in one MULTI (atomic), checks them and returns how often each url_fp is in them.
  */
 async function checkSnapshot(
   run: Run,
@@ -527,13 +529,15 @@ async function checkSnapshot(
   when: string,
 ): Promise<Map<string, number>> {
   const k = f.keys;
-  const lists = ['q0', 'q1', 'q2', 'q3', 'qr', 'lq'] as const;
+  const lists = HOST_LISTS;
+  const queues = lists.length - 1;
   const m = redis.multi();
   for (let s = 0; s < f.shards; s++) m.hget(k.stats(s), 'queued');
   for (const host of run.hosts) {
     const s = f.shardOf(host);
-    m.hmget(k.host(s, host), 'n', 'lease');
+    m.hmget(k.host(s, host), 'n', 'lease', 'prio');
     m.zscore(k.ready(s), host);
+    for (let c = 0; c < HOST_CLASSES; c++) m.zscore(k.readyClass(s, c), host);
     for (const l of lists) m.lrange(`${k.shard(s)}${l}:${host}`, 0, -1);
   }
   const values = ((await m.exec()) ?? []).map(([err, v]) => {
@@ -546,13 +550,23 @@ async function checkSnapshot(
   const queuedPerShard = new Array<number>(f.shards).fill(0);
   let i = f.shards;
   for (const host of run.hosts) {
-    const [nRaw, lease] = strings(values[i++]);
+    const [nRaw, lease, prio] = strings(values[i++]);
     const score = values[i++];
+    const inClasses = Array.from({ length: HOST_CLASSES }, () => values[i++]);
     const entries = lists.map(() => strings(values[i++]).filter((e): e is string => e !== null));
     const n = Number(nRaw ?? 0);
     queuedPerShard[f.shardOf(host)]! += n;
-    const queued = sum(entries.slice(0, 5).map((l) => l.length));
-    const leased = entries[5]!.length;
+    const queued = sum(entries.slice(0, queues).map((l) => l.length));
+    const leased = entries[queues]!.length;
+    // Ready exactly when in the set of its class, at the same score, and in no other class set.
+    const hostClass = prio == null ? DISCOVERED_HOST_CLASS : Number(prio);
+    const classes = inClasses.flatMap((v, c) => (v == null ? [] : [`${c}@${strings(v)[0]}`]));
+    const expected = score == null ? [] : [`${hostClass}@${strings(score)[0]}`];
+    if (classes.join() !== expected.join())
+      say(
+        'ready class sets',
+        `${host}: ready ${strings(score)[0]}, class ${hostClass}, in ${classes.join() || 'none'}`,
+      );
     if (n !== queued) say('queue counters', `${host}: n=${n} but ${queued} entries queued`);
     if ((lease != null) !== leased > 0)
       say('lease state', `${host}: lease ${lease ?? 'none'} with ${leased} leased entries`);

@@ -268,7 +268,7 @@ describe('priority tiers', () => {
       ),
     );
 
-  it('mixes a batch 8,4,2,1 over 15 slots, in queue order within a tier', async () => {
+  it('mixes a batch 8,4,2,1 over 15 slots (weights 512,256,128,64), in queue order within a tier', async () => {
     const f = make({ maxUrlsPerLease: 15 });
     await enqueueTiers(f, 'tiers.test', 20);
     for (let round = 0; round < 2; round++) {
@@ -305,8 +305,9 @@ describe('priority tiers', () => {
       await f.complete(l, { processed: l.urls.length, delayMs: 0, paceMs: 1 });
       expect(await redis().llen(q0)).toBeGreaterThanOrEqual(10);
     }
-    // 60 slots = 4 rounds of the 15-slot schedule: tier 3 gets its one slot in each.
-    expect(leased3).toEqual(['t3-0', 't3-1', 't3-2', 't3-3']);
+    // Tier 3's share is its weight over the waiting tiers' (64 / (512 + 64) = 1/9): of 60 slots
+    // the 5th, 14th, 23rd, … — 7 in all, in queue order.
+    expect(leased3).toEqual(Array.from({ length: 7 }, (_, i) => `t3-${i}`));
   });
 });
 

@@ -208,6 +208,12 @@ for (const backend of backends) {
       await f.enqueue(hosts.flatMap((h) => [url(h, '1'), url(h, '2'), url(h, '3')]));
       await f.setHostPolicy(hosts[0]!, { gapMs: 10, blocked: false });
       await f.setHostPolicy(hosts[1]!, { gapMs: null, blocked: true });
+      // Host priority: a seed, a link from another site (to a URL already seen), a demotion.
+      await f.enqueue([
+        { ...url(hosts[2]!, 'seed'), source: 'seed', priority: 0 },
+        { ...url(hosts[3]!, '1'), source: 'link', fromHost: 'elsewhere.test' },
+      ]);
+      await f.demoteHost(hosts[4]!, 'test');
       const leases = await f.lease('agent-1', 100);
       expect(leases).toHaveLength(23);
       const [first, second, ...rest] = leases;
@@ -218,7 +224,7 @@ for (const backend of backends) {
       expect(again.length).toBeGreaterThan(0);
       expect(await f.stats()).toMatchObject({
         hosts: 24,
-        seenUrls: 72,
+        seenUrls: 73,
         openLeases: again.length,
         deadLetters: 3,
       });

@@ -9,7 +9,17 @@ import {
   FrontierDataError,
 } from './queue-entry';
 import { defineFrontierScripts, type FrontierCommands } from './scripts';
+import {
+  checkTierWeights,
+  DEFAULT_TIER_WEIGHTS,
+  DISCOVERED_HOST_CLASS,
+  FrontierInputError,
+  inLinkSiteId,
+  SITE_ID_LENGTH,
+  tierOf,
+} from './priority';
 import type {
+  HostPriority,
   HostPolicyNotice,
   SuffixPolicy,
   DeadLetter,
@@ -37,8 +47,12 @@ export interface FrontierOptions {
    * Fixed per installation, like the shard count.
    */
   seen?: { mode: 'bloom' | 'set'; expectedUrls?: number; bitsPerUrl?: number; hashes?: number };
-  /** Weights of priority tiers 0–3 in a host's batches (default 8,4,2,1). */
-  tierWeights?: readonly [number, number, number, number];
+  /**
+   * Weights of priority tiers 0–9 in a host's batches: ten whole numbers (default
+   * 512,256,…,2,1). Each tier with URLs waiting gets its weight's share of the slots among the
+   * waiting tiers'.
+   */
+  tierWeights?: readonly number[];
   /** Share of a batch reserved for re-crawls when both kinds wait (default 0.6). */
   recrawlShare?: number;
   /** Attempts before a failing URL is dead-lettered (default 3). */
@@ -78,6 +92,23 @@ async function waitOutShardMove<T>(call: () => Promise<T>): Promise<T> {
 /** URLs (or url_fps) per script call at most. */
 const SCRIPT_CHUNK = 1000;
 
+/** One host's part of an enqueue: its URLs' quadruples, best seed priority, referring sites. */
+interface HostGroup {
+  args: string[];
+  seed: number | null;
+  sites: Set<string>;
+}
+
+/**
+ * Appends a host's part of an enqueueUrls call: the quadruples with an empty url_fp that tell
+ * the script about the host (best seed priority, referring sites), then its URLs'.
+ */
+function appendHostArgs(out: string[], host: string, g: HostGroup): void {
+  if (g.seed !== null) out.push('', host, 'S', String(g.seed));
+  for (const site of g.sites) out.push('', host, 'I', site);
+  for (const a of g.args) out.push(a);
+}
+
 /**
  * What complete, fail and extend need of a lease. Pass the lease's `ip` (as HostLease has it):
  * it frees or extends the IP's lock across shards.
@@ -96,11 +127,13 @@ const leaseReply = z.array(
   ]),
 );
 const statsReply = z.array(z.coerce.number()).length(10);
+const demoteReply = z.tuple([z.number(), z.number()]);
 const failReply = z.union([z.literal(-1), z.tuple([z.number(), z.number(), z.number()])]);
 
 /**
- * Client of the Redis frontier: per-host queues (priority tiers and a re-crawl queue) in logical
- * shards, host-batch leases fenced by lease id, one Lua script per state transition
+ * Client of the Redis frontier: per-host queues (priority tiers 0–9 and a re-crawl queue) in
+ * logical shards, hosts leased highest priority class first among those due, host-batch leases
+ * fenced by lease id, one Lua script per state transition
  * (packages/frontier/src/commands). Every method is safe to call from many agents at once.
  */
 export class Frontier {
@@ -126,7 +159,7 @@ export class Frontier {
       leaseMs: opts.leaseMs ?? 300_000,
       maxUrlsPerLease: opts.maxUrlsPerLease ?? 50,
       defaultGapMs: opts.defaultGapMs ?? 1000,
-      tierWeights: opts.tierWeights ?? [8, 4, 2, 1],
+      tierWeights: checkTierWeights(opts.tierWeights ?? DEFAULT_TIER_WEIGHTS),
       recrawlShare: opts.recrawlShare ?? 0.6,
       maxAttempts: opts.maxAttempts ?? 3,
       backoffBaseMs: opts.backoffBaseMs ?? 30_000,
@@ -180,25 +213,36 @@ export class Frontier {
     await this.redis.hdel(this.keys.stats(shard), 'moving');
   }
 
-  /** Adds URLs not seen before (or re-crawls not already waiting). Returns how many were new. */
+  /**
+   * Adds URLs not seen before (or re-crawls not already waiting). Returns how many were new.
+   * Seeds (`source: 'seed'`) set their host's priority class from their priority, and links from
+   * another site (`fromHost`) count toward it, even when the URL itself was seen before. Throws
+   * FrontierInputError, writing nothing, when a priority is not an integer 0–9.
+   */
   async enqueue(urls: readonly EnqueueUrl[]): Promise<{ accepted: number }> {
-    // Shard → host → arguments: the script does its per-host work once per group.
-    const byShard = new Map<number, Map<string, string[]>>();
+    // Shard → host → its URLs' quadruples: the script does its per-host work once per group.
+    const byShard = new Map<number, Map<string, HostGroup>>();
     for (const u of urls) {
       const shard = this.shardOf(u.host);
       let hosts = byShard.get(shard);
-      if (!hosts) byShard.set(shard, (hosts = new Map<string, string[]>()));
-      let args = hosts.get(u.host);
-      if (!args) hosts.set(u.host, (args = []));
-      const tier = u.source === 'recrawl' ? 'r' : String(Math.min(3, Math.max(0, u.priority ?? 1)));
-      args.push(u.urlFp, u.host, tier, encodeEntry(u));
+      if (!hosts) byShard.set(shard, (hosts = new Map<string, HostGroup>()));
+      let g = hosts.get(u.host);
+      if (!g) hosts.set(u.host, (g = { args: [], seed: null, sites: new Set() }));
+      const tier = tierOf(u);
+      g.args.push(u.urlFp, u.host, tier, encodeEntry(u));
+      if (u.source === 'seed') g.seed = Math.min(g.seed ?? Infinity, Number(tier));
+      else if ((u.source ?? 'link') === 'link' && u.fromHost) {
+        const site = inLinkSiteId(u.fromHost, u.host);
+        if (site) g.sites.add(site);
+      }
     }
     const k = this.keys;
     // At most SCRIPT_CHUNK URLs per script call: a call's arguments are spread several times on
     // the way to Redis (here, ioredis, its auto-pipeline), and some 10k URLs overflow the stack.
     const calls: Promise<unknown>[] = [];
     for (const [s, hosts] of byShard) {
-      const args = [...hosts.values()].flat();
+      const args: string[] = [];
+      for (const [host, g] of hosts) appendHostArgs(args, host, g);
       for (let i = 0; i < args.length; i += 4 * SCRIPT_CHUNK) {
         calls.push(
           waitOutShardMove(() =>
@@ -491,6 +535,48 @@ export class Frontier {
   }
 
   /**
+   * Lowers a host's priority class by `levels` (default 1; negative lifts earlier demotions;
+   * the total stays within 0–9 classes), e.g. when crawl-quality rules find the host trap-heavy.
+   * Due hosts of a higher class are leased before it; its queue, politeness and lease are
+   * untouched. `reason` (e.g. `trap_heavy`) is kept as the host's `demote_reason`.
+   */
+  async demoteHost(
+    host: string,
+    reason: string,
+    levels = 1,
+  ): Promise<{ hostClass: number; demoted: number }> {
+    if (!Number.isInteger(levels))
+      throw new FrontierInputError(`demoteHost ${host}: levels ${levels} is not an integer`);
+    const s = this.shardOf(host);
+    const k = this.keys;
+    const [hostClass, demoted] = demoteReply.parse(
+      await waitOutShardMove(() =>
+        this.cmd.demoteHost(k.ready(s), k.stats(s), k.shard(s), host, levels, reason),
+      ),
+    );
+    return { hostClass, demoted };
+  }
+
+  /** A host's priority class and what made it (a host the frontier does not know: the default). */
+  async hostPriority(host: string): Promise<HostPriority> {
+    const [prio, seed, sites, demoted, reason] = await this.redis.hmget(
+      this.keys.host(this.shardOf(host), host),
+      'prio',
+      'seed_prio',
+      'in_sites',
+      'demoted',
+      'demote_reason',
+    );
+    return {
+      hostClass: prio === null ? DISCOVERED_HOST_CLASS : Number(prio),
+      seedPriority: seed === null ? null : Number(seed),
+      inLinkSites: Math.floor((sites ?? '').length / SITE_ID_LENGTH),
+      demoted: Number(demoted ?? 0),
+      demoteReason: reason ?? null,
+    };
+  }
+
+  /**
    * Changes crawl-wide defaults from the next call on (operators' settings, applied live): the
    * gap of hosts without a rate limit of their own and the re-crawl share of leases.
    */
@@ -728,7 +814,7 @@ export class Frontier {
   }
 }
 
-export { FrontierDataError };
+export { FrontierDataError, FrontierInputError };
 
 /** A dead letter as stored by the scripts (JSON `{h, r, e, t}`), validated. */
 function parseDeadLetter(row: string): DeadLetter {

@@ -1,14 +1,25 @@
 export { Frontier, FrontierDataError, type FrontierOptions } from './frontier';
 export { FrontierKeys, shardOf } from './keys';
+export {
+  DEFAULT_PRIORITY,
+  DEFAULT_TIER_WEIGHTS,
+  DISCOVERED_HOST_CLASS,
+  FrontierInputError,
+  HOST_CLASSES,
+  PRIORITY_TIERS,
+  siteOf,
+} from './priority';
 export type {
   PriorCapture,
   HostPolicyNotice,
+  HostPriority,
   SuffixPolicy,
   DeadLetter,
   EnqueueUrl,
   FrontierStats,
   HostLease,
   LeasedUrl,
+  QueueTier,
   LeaseFailure,
   LeaseOutcome,
   UrlSource,

@@ -25,6 +25,7 @@ const scripts = {
   reclaimExpired: 'reclaimExpired-3.lua',
   requeueDeadLetters: 'requeueDeadLetters-3.lua',
   setHostPolicy: 'setHostPolicy-2.lua',
+  demoteHost: 'demoteHost-2.lua',
   shardStats: 'shardStats-5.lua',
   seenBatch: 'seenBatch-1.lua',
 } as const;

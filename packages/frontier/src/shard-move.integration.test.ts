@@ -21,6 +21,7 @@ import {
 } from '@crawler/shared/testing';
 import { Frontier, type FrontierOptions } from './frontier';
 import { shardOf } from './keys';
+import { HOST_LISTS } from './testing/frontier-test-kit';
 import type { EnqueueUrl, HostLease } from './types';
 
 /**
@@ -525,7 +526,7 @@ async function hostSnapshot(
       const h = await read(() => r.hmget(f.keys.host(s, host), 'n', 'lease'));
       const ready = await read(() => r.zscore(f.keys.ready(s), host));
       const lists: string[] = [];
-      for (const l of ['q0', 'q1', 'q2', 'q3', 'qr', 'lq'])
+      for (const l of HOST_LISTS)
         lists.push(`${l}=${await read(() => r.llen(`${base}${l}:${host}`))}`);
       const hash = h === '·' ? '·' : `n=${h[0] ?? '-'} lease=${h[1] ?? '-'}`;
       out[node.port] = `h: ${hash}; ready: ${ready ?? '-'}; ${lists.join(' ')}`;
@@ -659,7 +660,8 @@ interface FinalState {
 
 /** Every host's lists, counter, lease and ready score, read after the agents stopped. */
 async function readFinalState(run: Run, redis: RedisClient, f: Frontier): Promise<FinalState> {
-  const lists = ['q0', 'q1', 'q2', 'q3', 'qr', 'lq'] as const;
+  const lists = HOST_LISTS;
+  const queues = lists.length - 1;
   const queued = new Map<string, number>();
   let queuedUrls = 0;
   for (const host of run.hosts) {
@@ -669,8 +671,8 @@ async function readFinalState(run: Run, redis: RedisClient, f: Frontier): Promis
       redis.zscore(f.keys.ready(s), host),
       Promise.all(lists.map((l) => redis.lrange(`${f.keys.shard(s)}${l}:${host}`, 0, -1))),
     ]);
-    const inQueue = entries.slice(0, 5).reduce((acc, l) => acc + l.length, 0);
-    const leased = entries[5]!.length;
+    const inQueue = entries.slice(0, queues).reduce((acc, l) => acc + l.length, 0);
+    const leased = entries[queues]!.length;
     queuedUrls += inQueue + leased;
     const where = `${host} (shard ${s})`;
     if (Number(n ?? 0) !== inQueue)

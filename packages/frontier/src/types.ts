@@ -10,7 +10,13 @@ export interface EnqueueUrl {
   urlFp: string;
   host: string;
   depth: number;
-  /** Priority tier 0 (highest) to 3; default 1. Ignored for re-crawls, which have their own queue. */
+  /**
+   * Priority 0 (highest) to 9, an integer; default 1. It is the URL's tier in its host's queue:
+   * a host's URLs come out in tier order, lower tiers still getting their weight's share of each
+   * batch (FRONTIER_TIER_WEIGHTS). A seed's priority also sets its host's priority class. Out of
+   * range: enqueue throws FrontierInputError (code FRONTIER_BAD_INPUT) and writes nothing.
+   * Ignored for re-crawls, which have their own queue.
+   */
   priority?: number;
   redirects?: number;
   /**
@@ -20,6 +26,13 @@ export interface EnqueueUrl {
   hops?: number;
   /** `recrawl` bypasses the seen set (the URL is known) and goes to the host's re-crawl queue. */
   source?: UrlSource;
+  /**
+   * For a `link`: the host of the page it was found on. A link from another site (see
+   * `siteOf`: last two labels) counts toward the linked host's priority class, once per
+   * referring site, whether or not the URL itself is new; links within a site, and other
+   * sources, never raise a host.
+   */
+  fromHost?: string;
   /** What the last capture left: validators for a conditional GET and the record to refer to. */
   prior?: PriorCapture;
 }
@@ -41,6 +54,9 @@ export interface PriorCapture {
   sha256?: string;
 }
 
+/** A host's queue: one per URL priority, '0' (highest) to '9', and 'r' for re-crawls. */
+export type QueueTier = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | 'r';
+
 export interface LeasedUrl {
   url: string;
   urlFp: string;
@@ -49,8 +65,8 @@ export interface LeasedUrl {
   source: UrlSource;
   /** Internal hops since the last page linked from another host (see {@link EnqueueUrl.hops}). */
   hops: number;
-  /** Tier it was queued in: 0–3, or 'r' for a re-crawl. */
-  tier: '0' | '1' | '2' | '3' | 'r';
+  /** Tier it was queued in: its priority 0–9, or 'r' for a re-crawl. */
+  tier: QueueTier;
   /** Earlier failed attempts. */
   attempts: number;
   prior?: PriorCapture;
@@ -125,6 +141,22 @@ export interface DeadLetter {
   url: string;
   attempts: number;
   at: number;
+}
+
+/**
+ * What orders a host among due hosts (commands/includes/host-class.lua): its class, from 0
+ * (leased first) to 9, and what made it.
+ */
+export interface HostPriority {
+  hostClass: number;
+  /** Best priority of the seeds enqueued for the host; null when none was. */
+  seedPriority: number | null;
+  /** Other sites counted as linking to it (at most 8: 2, 4 and 8 raise it by 1, 2, 3 classes). */
+  inLinkSites: number;
+  /** Classes taken off by demoteHost. */
+  demoted: number;
+  /** The last reason given to demoteHost, or null. */
+  demoteReason: string | null;
 }
 
 /** A host's live policy as agents apply it, and as announced on the policy channel. */

@@ -1,10 +1,11 @@
 --[[
   Adds URLs to their hosts' queues. A discovery URL is accepted once per url_fp (the shard's seen
   set); a re-crawl URL is accepted when it is not already waiting for a re-crawl (the shard's
-  `rq` set), so a url_fp is in the frontier at most once at a time.
+  `rq` set), so a url_fp is in the frontier at most once at a time. Seeds and links from other
+  sites also set their host's priority class (includes/host-class.lua).
 
   Input:
-    KEYS[1] ready    zset host -> next allowed time (ms)
+    KEYS[1] ready    zset host -> next allowed time (ms); its class sets `ready:<c>` beside it
     KEYS[2] seen     Bloom bit string, or a set in exact mode
     KEYS[3] stats    hash of shard counters
     KEYS[4] dead     list of dead letters
@@ -12,8 +13,11 @@
     ARGV[2] seen mode: 'bloom' or 'set'
     ARGV[3] Bloom size in bits (m)
     ARGV[4] Bloom hash count (k)
-    ARGV[5..] quadruples: url_fp, host, tier ('0'..'3', or 'r' for a re-crawl), entry — grouped
-            by host (all URLs of a host together, in order)
+    ARGV[5..] quadruples: url_fp, host, tier ('0'..'9', or 'r' for a re-crawl), entry — grouped
+            by host (all URLs of a host together, in order). A quadruple with an empty url_fp
+            is a signal about its host, applied whether or not any URL is new:
+            '', host, 'S', seed priority ('0'..'9') — a seed was enqueued for the host;
+            '', host, 'I', site id (8 hex digits) — a page of another site linked to the host.
   Output:
     number of URLs accepted
 ]]
@@ -23,6 +27,7 @@ local prefix, mode, m, k = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]
 --- @include "includes/host-queue"
 --- @include "includes/dead-letter"
 --- @include "includes/make-ready"
+--- @include "includes/host-class"
 --- @include "includes/seen-set"
 --- @include "includes/shard-moving"
 --- @include "includes/suffix-policy"
@@ -31,13 +36,22 @@ local now = now_ms()
 local accepted, accepted_seen, queued = 0, 0, 0
 
 -- URLs arrive grouped by host (the client sorts them): per-host work is done once per group.
-local function flush(host, by_tier, count)
-  if count == 0 then return end
+-- `seed` is the best seed priority of the group (or nil), `sites` the referring sites' ids.
+local function flush(host, by_tier, count, seed, sites)
+  if count == 0 and not seed and #sites == 0 then return end
   local hkey = prefix .. 'h:' .. host
   if redis.call('HSETNX', hkey, 'created', now) == 1 then
     redis.call('HINCRBY', stats_key, 'hosts', 1)
     apply_suffix_policy(prefix, hkey, host)
   end
+  local changed = false
+  if seed and seed < tonumber(redis.call('HGET', hkey, 'seed_prio') or HOST_CLASSES) then
+    redis.call('HSET', hkey, 'seed_prio', seed)
+    changed = true
+  end
+  if #sites > 0 and add_in_sites(hkey, sites) then changed = true end
+  if changed then refresh_class(ready_key, hkey, host) end
+  if count == 0 then return end
   if redis.call('HGET', hkey, 'parked') == '1' then
     local reason = redis.call('HGET', hkey, 'park_reason') or 'parked'
     for tier, entries in pairs(by_tier) do
@@ -55,31 +69,40 @@ local function flush(host, by_tier, count)
   make_ready(ready_key, hkey, host)
 end
 
-local cur_host, by_tier, count = nil, {}, 0
+local cur_host, by_tier, count, seed, sites = nil, {}, 0, nil, {}
 for i = 5, #ARGV, 4 do
   local fp, host, tier, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   if host ~= cur_host then
-    if cur_host then flush(cur_host, by_tier, count) end
-    cur_host, by_tier, count = host, {}, 0
+    if cur_host then flush(cur_host, by_tier, count, seed, sites) end
+    cur_host, by_tier, count, seed, sites = host, {}, 0, nil, {}
   end
-  local new
-  if tier == 'r' then
-    new = redis.call('SADD', prefix .. 'rq', fp) == 1
-    -- Seen from now on too: a link to it is not queued beside the waiting re-crawl.
-    if new then seen_add(seen_key, fp, mode, m, k) end
+  if fp == '' then
+    if tier == 'S' then
+      local p = tonumber(entry)
+      if p and (not seed or p < seed) then seed = p end
+    elseif tier == 'I' then
+      sites[#sites + 1] = entry
+    end
   else
-    new = seen_add(seen_key, fp, mode, m, k)
-  end
-  if new then
-    accepted = accepted + 1
-    if tier ~= 'r' then accepted_seen = accepted_seen + 1 end
-    local list = by_tier[tier]
-    if not list then list = {}; by_tier[tier] = list end
-    list[#list + 1] = entry
-    count = count + 1
+    local new
+    if tier == 'r' then
+      new = redis.call('SADD', prefix .. 'rq', fp) == 1
+      -- Seen from now on too: a link to it is not queued beside the waiting re-crawl.
+      if new then seen_add(seen_key, fp, mode, m, k) end
+    else
+      new = seen_add(seen_key, fp, mode, m, k)
+    end
+    if new then
+      accepted = accepted + 1
+      if tier ~= 'r' then accepted_seen = accepted_seen + 1 end
+      local list = by_tier[tier]
+      if not list then list = {}; by_tier[tier] = list end
+      list[#list + 1] = entry
+      count = count + 1
+    end
   end
 end
-if cur_host then flush(cur_host, by_tier, count) end
+if cur_host then flush(cur_host, by_tier, count, seed, sites) end
 if accepted_seen > 0 then redis.call('HINCRBY', stats_key, 'accepted', accepted_seen) end
 if queued > 0 then redis.call('HINCRBY', stats_key, 'queued', queued) end
 return accepted

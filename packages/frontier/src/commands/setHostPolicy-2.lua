@@ -4,7 +4,7 @@
   unblocking makes it ready again.
 
   Input:
-    KEYS[1] ready    zset host -> next allowed time (ms)
+    KEYS[1] ready    zset host -> next allowed time (ms); its class sets `ready:<c>` beside it
     KEYS[2] stats    hash of shard counters
     ARGV[1] key prefix of the shard
     ARGV[2] host
@@ -30,12 +30,9 @@ if gap == '' then redis.call('HDEL', hkey, 'gap_ms') else redis.call('HSET', hke
 if budget == '' then redis.call('HDEL', hkey, 'daily_budget') else redis.call('HSET', hkey, 'daily_budget', budget) end
 if max_conn == '' then redis.call('HDEL', hkey, 'max_conn') else redis.call('HSET', hkey, 'max_conn', max_conn) end
 redis.call('HSET', hkey, 'blocked', blocked, 'allowlisted', allow)
-if blocked == '1' then
-  redis.call('ZREM', ready_key, host)
-else
-  -- Re-score from the host's next allowed time: a later score (budget spent until tomorrow,
-  -- a busy IP) may no longer apply under the new policy, and make_ready's NX would keep it.
-  redis.call('ZREM', ready_key, host)
-  make_ready(ready_key, hkey, host)
-end
+-- Out of the ready set, and back at the host's next allowed time unless blocked (make_ready
+-- checks): a later score (budget spent until tomorrow, a busy IP) may no longer apply under the
+-- new policy, and make_ready's NX would keep it.
+ready_remove(ready_key, host, host_class(hkey))
+make_ready(ready_key, hkey, host)
 return 1

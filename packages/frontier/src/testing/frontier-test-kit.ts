@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
 import { uniquePrefix } from '@crawler/shared/testing';
 import { Frontier, type FrontierOptions } from '../frontier';
+import { PRIORITY_TIERS } from '../priority';
 import type { EnqueueUrl, HostLease } from '../types';
 
 /** Helpers shared by the frontier's integration tests. */
@@ -17,6 +18,16 @@ export function testUrl(host: string, path: string, extra: Partial<EnqueueUrl> =
     ...extra,
   };
 }
+
+/**
+ * A host's lists as the scripts name them (`<shard prefix><list>:<host>`): its tier queues
+ * q0…q9 and qr, then its leased list lq (always last).
+ */
+export const HOST_LISTS: readonly string[] = [
+  ...Array.from({ length: PRIORITY_TIERS }, (_, t) => `q${t}`),
+  'qr',
+  'lq',
+];
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
