@@ -193,7 +193,7 @@ export class CrawlAgent {
         settings,
         blockRules,
         sitemaps: new SitemapState(redis, frontier),
-        quality: new HostQualityTracker(redis, frontier.keys, qualityLimits(config), log),
+        quality: new HostQualityTracker(redis, frontier, qualityLimits(config), log),
         log,
         counters,
         parsePool: createParsePool({

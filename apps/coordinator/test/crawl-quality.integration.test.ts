@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shardOf } from '@crawler/frontier';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 import { httpCall } from './http-call';
 
@@ -52,11 +53,29 @@ function page(path: string): { status: number; body: string } {
       );
     return {
       status: 200,
+      // December pages also link the same calendar under another URL form.
       body: html(`Events ${y}/${m}`, `Events of ${y}/${m}: nothing planned. ${filler}`, [
         month(t + 1),
         month(t - 1),
         '/',
+        ...(m === 12 ? [`/events?month=${y + 1}-07`] : []),
       ]),
+    };
+  }
+  const events = /^\/events\?month=(\d{4})-(\d{2})$/.exec(path);
+  if (events) {
+    // The same calendar under another URL form.
+    const filler =
+      'Our events calendar lists talks, meetings and gatherings for members and guests alike. '.repeat(
+        5,
+      );
+    return {
+      status: 200,
+      body: html(
+        `Events ${events[1]}/${Number(events[2])}`,
+        `Events of ${events[1]}/${Number(events[2])}: nothing planned. ${filler}`,
+        [`/events?month=${events[1]}-${String(Number(events[2]) + 1).padStart(2, '0')}`, '/'],
+      ),
     };
   }
   const list = /^\/list\?page=(\d+)$/.exec(path);
@@ -152,6 +171,14 @@ describe('crawl-quality rules on a live crawl', () => {
     const v = (await inspect('/calendar/2030/07')).body.verdict;
     expect(v).toMatchObject({ fetched: false, reason: 'trap' });
     expect(v.detail).toContain('template_exhausted');
+    // The same calendar under another URL form is closed at its first page.
+    expect(requests.filter((p) => p.startsWith('/events'))).toEqual(['/events?month=2024-07']);
+    expect((await inspect('/events?month=2024-08')).body.verdict.detail).toContain(
+      'template_exhausted',
+    );
+    // Two closed families: the host is trap-heavy, its priority class lowered once.
+    const hostKey = `${stack.env.config.REDIS_PREFIX}:{${shardOf(HOST, 16)}}:h:${HOST}`;
+    expect(await stack.redis.hget(hostKey, 'demoted')).toBe('1');
   });
 
   it('learns that print=1 changes nothing and stops fetching it', async () => {

@@ -57,7 +57,16 @@ export function discoverLinks(
       dropped[trap] = (dropped[trap] ?? 0) + 1;
       continue;
     }
-    urls.push({ url: n.url, urlFp: fp, host, depth: childDepth, source: 'link', hops: linkHops });
+    urls.push({
+      url: n.url,
+      urlFp: fp,
+      host,
+      depth: childDepth,
+      source: 'link',
+      hops: linkHops,
+      // An in-link from another host raises that host's priority class (the frontier counts sites).
+      ...(host === pageHost ? {} : { fromHost: pageHost }),
+    });
   }
   return { urls, outlinks, dropped };
 }

@@ -1,6 +1,6 @@
 import type { Redis, Cluster } from 'ioredis';
 import type { Config } from '@crawler/shared/config';
-import type { FrontierKeys } from '@crawler/frontier';
+import type { Frontier, FrontierKeys } from '@crawler/frontier';
 import type { Logger } from '@crawler/shared/log';
 import { HostQuality, type QualityLimits, type QualityRule } from '@crawler/shared/quality';
 import type { TrapRule } from '@crawler/shared/traps';
@@ -13,6 +13,8 @@ const NOOP_REFRESH_MS = 10_000;
 const NOOP_TOP = 1000;
 /** Longer names are not shared across hosts (they are ids, not parameter names). */
 const NOOP_NAME_MAX = 40;
+/** Closed URL families that make a host trap-heavy: its priority class is lowered, once. */
+export const TRAP_HEAVY_FAMILIES = 2;
 
 /** The crawl-quality thresholds in effect. */
 export function qualityLimits(config: Config): QualityLimits {
@@ -48,17 +50,23 @@ export class HostQualityTracker {
       counts: Map<QualityCounter, number>;
       /** No-op parameters the host had taught when its lease began. */
       noopBefore: Set<string>;
+      /** Closed URL families when its lease began. */
+      closedBefore: number;
     }
   >();
   private noopElsewhere = new Set<string>();
   private noopReadAt = 0;
 
+  private readonly keys: FrontierKeys;
+
   constructor(
     private readonly redis: Redis | Cluster,
-    private readonly keys: FrontierKeys,
+    private readonly frontier: Frontier,
     private readonly limits: QualityLimits,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.keys = frontier.keys;
+  }
 
   /** Reads a host's state as its lease starts. */
   async load(host: string, shard: number): Promise<HostQuality> {
@@ -75,6 +83,7 @@ export class HostQualityTracker {
       quality,
       counts: new Map(),
       noopBefore: new Set(quality.noopParams()),
+      closedBefore: quality.closedFamilies(),
     });
     if (Date.now() - this.noopReadAt > NOOP_REFRESH_MS) {
       this.noopReadAt = Date.now();
@@ -127,6 +136,8 @@ export class HostQualityTracker {
       multi.hincrby(this.keys.qualityCounters(h.shard), rule, n);
       ops++;
     }
+    const closed = h.quality.closedFamilies();
+    const trapHeavy = h.closedBefore < TRAP_HEAVY_FAMILIES && closed >= TRAP_HEAVY_FAMILIES;
     const learned = h.quality
       .noopParams()
       .filter((name) => !h.noopBefore.has(name) && name.length <= NOOP_NAME_MAX);
@@ -135,6 +146,8 @@ export class HostQualityTracker {
       await Promise.all([
         ops > 0 ? multi.exec() : Promise.resolve(),
         ...learned.map((name) => this.redis.zincrby(this.keys.noopParams(), 1, name)),
+        // Hosts with real pages go first among those due.
+        trapHeavy ? this.frontier.demoteHost(host, 'trap_heavy') : null,
       ]);
     } catch (err) {
       this.log.warn({ err, host }, 'host quality state not saved');

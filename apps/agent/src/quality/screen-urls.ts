@@ -5,8 +5,8 @@ import type { AgentResources } from '../agent-resources';
 import type { QualityCounter } from './host-quality-tracker';
 
 /**
- * Queue priority of links into a URL family that has started repeating itself: the lowest, so
- * the host's other work goes first (the frontier clamps it to its lowest tier).
+ * Queue priority of links into a URL family that has started repeating itself: the lowest tier
+ * (9), so the host's other work goes first.
  */
 export const THROTTLED_PRIORITY = 9;
 

@@ -206,6 +206,13 @@ export class HostQuality {
     return Object.hasOwn(this.data.p, name) ? this.data.p[name] : undefined;
   }
 
+  /** URL families closed on this host (a trap-heavy host has several). */
+  closedFamilies(): number {
+    let n = 0;
+    for (const fam of Object.values(this.data.f)) if (fam.c) n++;
+    return n;
+  }
+
   /** Learned no-op parameters. */
   noopParams(): string[] {
     return Object.entries(this.data.p)
