@@ -405,7 +405,7 @@ export class HostQuality {
     const mine: z.infer<typeof observationSchema> = ['', '', o.sha256.slice(0, 16), o.simhash];
     const same = (a: z.infer<typeof observationSchema>) =>
       a[2] === mine[2] ||
-      (isSimhash(a[3]) && isSimhash(mine[3]) && hammingDistance(a[3], mine[3]) <= 3);
+      (isSimhash(a[3]) && isSimhash(mine[3]) && hammingDistance(a[3], mine[3]) <= this.limits.nearBits);
     // The URL itself, for later URLs that add a parameter to it.
     this.compareAndStore(urlFingerprint(o.url), mine, '', same);
     for (const name of new Set(shape.params.map((p) => p.name))) {
