@@ -202,6 +202,46 @@ describe('console in Chromium', () => {
     expect(admin.takeErrors()).toEqual([]);
   }, 30_000);
 
+  it('adds and removes a URL block pattern from the host page, audited and published', async () => {
+    const { page } = admin;
+    const blockRules = async () =>
+      (await (
+        await fetch(`${stack.coordinator.url}/v1/block-rules`, { headers: stack.env.auth })
+      ).json()) as { version: number; rules: Array<{ host: string; patterns: string[] }> };
+    const before = await blockRules();
+    const field = page.getByLabel(/^Pattern: a path prefix/);
+    // A refused pattern says why, and nothing changes.
+    await field.fill('private/');
+    await page.getByRole('button', { name: 'Add pattern' }).click();
+    await page.getByText('The block patterns were not changed').waitFor();
+    await page
+      .getByText(/must start with "\/"/)
+      .first()
+      .waitFor();
+    expect((await blockRules()).version).toBe(before.version);
+    // The browser logs the refused call (400) as a failed resource: that one error only.
+    expect(admin.takeErrors()).toEqual([
+      expect.stringMatching(/status of 400 .*\/block-patterns\)$/),
+    ]);
+
+    await field.fill('/caf%c3%a9/*.pdf');
+    await page.getByRole('button', { name: 'Add pattern' }).click();
+    await page.getByText('Pattern added: agents drop matching links within seconds.').waitFor();
+    // Shown in canonical form, with its Remove button; the audit trail names the change.
+    await page.getByRole('cell', { name: '/caf%C3%A9/*.pdf', exact: true }).waitFor();
+    await page.getByText('hosts.addBlockPattern').first().waitFor();
+    const added = await blockRules();
+    expect(added.version).toBeGreaterThan(before.version);
+    expect(added.rules.find((r) => r.host === host)?.patterns).toEqual(['/caf%C3%A9/*.pdf']);
+    await shot(page, '06b-host-block-pattern');
+
+    await page.getByRole('button', { name: 'Remove pattern /caf%C3%A9/*.pdf' }).click();
+    await page.getByText('Pattern /caf%C3%A9/*.pdf removed.').waitFor();
+    await page.getByText(`No block pattern on ${host}.`).waitFor();
+    expect((await blockRules()).rules.find((r) => r.host === host)?.patterns ?? []).toEqual([]);
+    expect(admin.takeErrors()).toEqual([]);
+  }, 30_000);
+
   it('opens a URL’s capture and shows its raw response (or says the route is missing)', async () => {
     const { page } = admin;
     await visit(page, `/urls?url=${encodeURIComponent(seed)}`, 'URL inspector');
@@ -252,6 +292,7 @@ describe('console in Chromium', () => {
       true,
     );
     expect(await v.page.getByRole('button', { name: 'Save rate limit' }).isDisabled()).toBe(true);
+    expect(await v.page.getByRole('button', { name: 'Add pattern' }).isDisabled()).toBe(true);
     await shot(v.page, '15-viewer-host');
     await visit(v.page, '/users', 'Users and tokens');
     expect(await v.page.getByRole('heading', { name: 'Users', exact: true }).count()).toBe(0);

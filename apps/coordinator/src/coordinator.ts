@@ -14,6 +14,7 @@ import { migrate } from './db/migrate';
 import { createDb } from './db/prisma';
 import { Store } from './db/store';
 import { pushPolicy } from './hosts/host-policy';
+import { publishBlockRules } from './hosts/publish-block-rules';
 import { PagesIngest } from './feed/ingest-pages';
 import { enqueueSeeds } from './seeds/add-seeds';
 import { TelemetryIngest } from './telemetry/ingest-telemetry';
@@ -89,6 +90,7 @@ export class Coordinator {
     await publishSettings(services, await store.settings.get());
     for (const row of await store.policies.listAll())
       await pushPolicy(store.policies, frontier, row);
+    await publishBlockRules({ store, redis, prefix: config.REDIS_PREFIX });
     for (
       let batch = await store.seeds.listNotEnqueued(5000);
       batch.length > 0;

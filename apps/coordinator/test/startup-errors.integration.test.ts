@@ -457,6 +457,7 @@ describe('schema.prisma and the SQL migrations agree', () => {
       'api_tokens',
       'audit_log',
       'crawl_settings',
+      'host_block_patterns',
       'host_policies',
       'seed_list_members',
       'seed_lists',

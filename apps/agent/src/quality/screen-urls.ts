@@ -41,7 +41,8 @@ function untilNextUtcDay(now: number): number {
 }
 
 /**
- * The host's quality rules on a leased URL, before any request: a URL of a closed family, a deep
+ * The operators' URL-pattern blocks and the host's quality rules on a leased URL, before any
+ * request: a URL matching a block pattern is dropped; a URL of a closed family, a deep
  * pager or a facet combination is dropped (counted under its rule; the URL inspector reads the
  * rule from the host's state); one carrying learned no-op parameters is enqueued without them
  * (the seen-check then drops it when that URL is known) and skipped; a host whose duplicate
@@ -52,6 +53,14 @@ export async function screenLeasedUrl(
   host: string,
   entry: LeasedUrl,
 ): Promise<LeasedUrlScreen> {
+  // An operator's URL-pattern block applies to URLs queued before it was added. (A whole-host
+  // block is not a drop: the lease stops and the host's queue waits until it is unblocked.)
+  const blocked = r.blockRules.match(entry.url, host);
+  if (blocked && !blocked.rule.startsWith('blocked ')) {
+    r.quality.count(host, 'blocked_pattern');
+    r.counters.blockRefused++;
+    return { kind: 'skip' };
+  }
   const quality = r.quality.get(host);
   if (!quality) return { kind: 'fetch' };
   if (quality.budgetLeft() === 0) {

@@ -8,6 +8,7 @@ import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { PageHead } from '../ui/page-head';
 import { Panel } from '../ui/panel';
+import { BlockPatternsEditor } from './block-patterns-editor';
 import { FetchTable } from './fetch-table';
 import { HostAudit } from './host-audit';
 import { HostStatus } from './host-status';
@@ -46,6 +47,11 @@ export function HostView({ host }: { host: string }): ReactNode {
               detail.refresh();
               setVersion((v) => v + 1);
             }}
+          />
+          <BlockPatternsEditor
+            key={`patterns ${d.host}`}
+            host={d.host}
+            onChanged={() => setVersion((v) => v + 1)}
           />
           <RobotsView robots={d.robots} />
           <Panel title="Recent fetches" aside="last 50">

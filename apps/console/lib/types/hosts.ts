@@ -65,3 +65,14 @@ export interface HostDetail {
   recent_errors?: FetchSummary[];
   audit?: HostAuditItem[];
 }
+
+/** `GET /v1/hosts/{host}/block-patterns` (and the answer of adding or removing one). */
+export interface BlockPatterns {
+  host: string;
+  kind: 'host' | 'suffix';
+  /** Set on this host or pattern: canonical form, oldest first. */
+  patterns: Array<{ pattern: string; created_at: string }>;
+  /** From the `*.suffix` policies covering it (they apply too), longest first. */
+  inherited: Array<{ from: string; pattern: string }>;
+  changed?: boolean;
+}

@@ -6,6 +6,18 @@ import { loginInput } from '../auth/auth.types';
 import { readCapture } from '../captures/read-capture';
 import { readCaptureInput, readCaptureOutput } from '../captures/read-capture.types';
 import { listDeadLettersInput, requeueDeadLettersInput } from '../dead-letters/dead-letters.types';
+import {
+  addBlockPattern,
+  listBlockPatterns,
+  listBlockRules,
+  removeBlockPattern,
+} from '../hosts/block-patterns';
+import {
+  blockPatternInput,
+  blockPatternsOutput,
+  blockRulesOutput,
+  removeBlockPatternQuery,
+} from '../hosts/block-patterns.types';
 import { getHostDetails } from '../hosts/host-details';
 import { hostDetailsOutput } from '../hosts/host-details.types';
 import { hostPolicyPatch, hostPolicyView } from '../hosts/host-policy.types';
@@ -168,6 +180,54 @@ export const restRoutes: Route[] = [
         'Sets the policy (rate limit, block, daily budget, allowlist) of a host, or of every host under *.example.com',
       input: hostPolicyPatch,
       output: hostPolicyView,
+    },
+  ),
+  route(
+    'GET',
+    '/v1/hosts/:host/block-patterns',
+    'viewer',
+    async ({ s, params }) => ({ body: await listBlockPatterns(s, params.host ?? '') }),
+    {
+      summary: 'URL block patterns of a host or *.example.com, and those of its domains',
+      output: blockPatternsOutput,
+    },
+  ),
+  route(
+    'POST',
+    '/v1/hosts/:host/block-patterns',
+    'operator',
+    async (a) => ({
+      body: await addBlockPattern(hostDeps(a.s), callOf(a), a.params.host ?? '', a.body),
+    }),
+    {
+      body: SMALL_BODY,
+      summary:
+        'Adds a URL block pattern (path prefix or glob, path only) to a host or *.example.com; agents drop matching links within seconds (audited)',
+      input: blockPatternInput,
+      output: blockPatternsOutput,
+    },
+  ),
+  route(
+    'DELETE',
+    '/v1/hosts/:host/block-patterns',
+    'operator',
+    async (a) => ({
+      body: await removeBlockPattern(hostDeps(a.s), callOf(a), a.params.host ?? '', a.query),
+    }),
+    {
+      summary: 'Removes a URL block pattern of a host or *.example.com (audited)',
+      query: removeBlockPatternQuery,
+      output: blockPatternsOutput,
+    },
+  ),
+  route(
+    'GET',
+    '/v1/block-rules',
+    'viewer',
+    async ({ s }) => ({ body: await listBlockRules(hostDeps(s)) }),
+    {
+      summary: 'Every block rule agents apply: blocked hosts and URL patterns, with the version',
+      output: blockRulesOutput,
     },
   ),
   route(

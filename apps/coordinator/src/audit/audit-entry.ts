@@ -6,6 +6,8 @@ import { callerLabel, type Caller, type RequestInfo } from '../auth/caller';
 export type AuditAction =
   | 'seeds.add'
   | 'hosts.update'
+  | 'hosts.addBlockPattern'
+  | 'hosts.removeBlockPattern'
   | 'settings.update'
   | 'deadLetters.requeue'
   | 'users.create'

@@ -7,6 +7,7 @@ import { createLogger } from '@crawler/shared/log';
 import { formatRefusals, oneShotCrawl } from './one-shot-crawl';
 import { apiCall } from './api-call';
 import { ACCOUNT_USAGE, auditCommand, tokensCommand, usersCommand } from './account-commands';
+import { BLOCK_PATTERN_USAGE, blockPatternCommand } from './block-pattern-command';
 import { print, UsageError } from './cli-output';
 
 const USAGE = `crawler — a polite web crawler
@@ -17,8 +18,10 @@ Usage:
       One-shot crawl from the terminal: needs only Redis. Writes WARC files, an embedded
       ClickHouse with one row per fetch, and summary.json under --out (default ./out), and
       nothing elsewhere. Ends once nothing fetchable is left; counts what it refused, and why.
-  crawler seeds add [--file FILE] [--priority N] [--list NAME] [URL ...]
-                                    add seeds through the API (to a named seed list)
+  crawler seeds add [--file FILE] [--priority N] [--list NAME] [--sitemap] [URL ...]
+                                    add seeds through the API (to a named seed list);
+                                    --sitemap: every URL is a sitemap whose URLs are enqueued
+                                    (*.xml, *.xml.gz, sitemap*.txt are taken as sitemaps anyway)
   crawler seeds list [--list NAME] [--limit N] [--cursor C]  stored seeds, oldest first
   crawler seeds lists                                        seed lists and their sizes
   crawler stats                                              crawl counters from the API
@@ -27,6 +30,7 @@ Usage:
                     [--budget PAGES|default] [--allowlist | --no-allowlist]
                     [--connections N|default]
                                     change the policy of a host, or of *.example.com
+${BLOCK_PATTERN_USAGE}
   crawler dead-letters [--limit N]                           URLs that kept failing, with the error
   crawler dead-letters requeue [--host HOST] [--limit N]     put them back in their queues
 ${ACCOUNT_USAGE}
@@ -50,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hosts' && sub === 'get' && argv[2])
     return print(await apiCall('GET', `/v1/hosts/${encodeURIComponent(argv[2])}`));
   if (command === 'hosts' && sub === 'set' && argv[2]) return hostsSet(argv[2], argv.slice(3));
+  if (command === 'hosts' && sub === 'block-pattern') return blockPatternCommand(argv.slice(2));
   if (command === 'dead-letters')
     return deadLetters(sub === 'requeue', argv.slice(sub === 'requeue' ? 2 : 1));
   if (command === 'tokens') return tokensCommand(sub, argv.slice(2));
@@ -132,6 +137,7 @@ async function seedsAdd(args: string[]): Promise<number> {
       file: { type: 'string' },
       priority: { type: 'string', default: '1' },
       list: { type: 'string' },
+      sitemap: { type: 'boolean', default: false },
     },
   });
   const urls = [...positionals];
@@ -146,7 +152,12 @@ async function seedsAdd(args: string[]): Promise<number> {
   const out = await apiCall(
     'POST',
     '/v1/seeds',
-    { urls, priority: Number(values.priority), ...(values.list ? { list: values.list } : {}) },
+    {
+      urls,
+      priority: Number(values.priority),
+      ...(values.list ? { list: values.list } : {}),
+      ...(values.sitemap ? { sitemap: true } : {}),
+    },
     { allow400: true },
   );
   return print(out, (out as { rejected?: unknown[] }).rejected?.length ? 1 : 0);

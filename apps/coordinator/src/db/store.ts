@@ -1,4 +1,5 @@
 import { AuditRepository } from './audit-repository';
+import { BlockPatternRepository } from './block-pattern-repository';
 import { FleetRepository } from './fleet-repository';
 import { HostPolicyRepository } from './host-policy-repository';
 import type { Db, DbClient } from './prisma';
@@ -12,6 +13,8 @@ import { UserRepository } from './user-repository';
 export interface Repos {
   seeds: SeedRepository;
   policies: HostPolicyRepository;
+  /** URL block patterns of host policies. */
+  blockPatterns: BlockPatternRepository;
   users: UserRepository;
   tokens: TokenRepository;
   sessions: SessionRepository;
@@ -24,6 +27,7 @@ function reposOf(db: DbClient): Repos {
   return {
     seeds: new SeedRepository(db),
     policies: new HostPolicyRepository(db),
+    blockPatterns: new BlockPatternRepository(db),
     users: new UserRepository(db),
     tokens: new TokenRepository(db),
     sessions: new SessionRepository(db),
@@ -40,6 +44,7 @@ function reposOf(db: DbClient): Repos {
 export class Store implements Repos {
   readonly seeds: SeedRepository;
   readonly policies: HostPolicyRepository;
+  readonly blockPatterns: BlockPatternRepository;
   readonly users: UserRepository;
   readonly tokens: TokenRepository;
   readonly sessions: SessionRepository;
@@ -51,6 +56,7 @@ export class Store implements Repos {
     const r = reposOf(db);
     this.seeds = r.seeds;
     this.policies = r.policies;
+    this.blockPatterns = r.blockPatterns;
     this.users = r.users;
     this.tokens = r.tokens;
     this.sessions = r.sessions;

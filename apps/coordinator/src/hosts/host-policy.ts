@@ -3,7 +3,6 @@ import type { Frontier } from '@crawler/frontier';
 import type { HostPolicyRepository, HostPolicyRow } from '../db/host-policy-repository';
 import { AppError } from '../api/app-error';
 import { auditEntry, type Actor } from '../audit/audit-entry';
-import type { Store } from '../db/store';
 import {
   hostName,
   hostPolicyPatch,
@@ -16,6 +15,7 @@ import {
   suffixOfPattern,
   type EffectivePolicy,
 } from './effective-policy';
+import { publishBlockRules, type BlockRulesDeps } from './publish-block-rules';
 
 type Deps = {
   policies: HostPolicyRepository;
@@ -42,10 +42,11 @@ export function canonicalHost(raw: string): string {
  * with its audit entry in one transaction, then into the frontier, where the next lease of
  * each host concerned uses it, and announced to agents. Blocking takes hosts out of the ready
  * set at once. For a pattern, every host the frontier or Postgres knows under it is rewritten,
- * and hosts seen later take it from the shards' copy.
+ * and hosts seen later take it from the shards' copy. A change of `blocked` also republishes the
+ * block rules, so agents drop links to the host at enqueue (publish-block-rules.ts).
  */
 export async function setHostPolicy(
-  deps: { store: Store; frontier: Frontier },
+  deps: BlockRulesDeps & { frontier: Frontier },
   actor: Actor,
   rawHost: string,
   rawPatch: HostPolicyPatch,
@@ -67,6 +68,7 @@ export async function setHostPolicy(
     return after;
   });
   const updated = await pushPolicy(deps.store.policies, deps.frontier, row);
+  if (patch.blocked !== undefined) await publishBlockRules(deps);
   return { ...policyView(row), hosts_updated: updated };
 }
 

@@ -8,6 +8,18 @@ import {
   listSeedsInput,
   listSeedsOutput,
 } from '../../seeds/list-seeds.types';
+import {
+  addBlockPattern,
+  listBlockPatterns,
+  listBlockRules,
+  removeBlockPattern,
+} from '../../hosts/block-patterns';
+import {
+  blockPatternInput,
+  blockPatternsOutput,
+  blockRulesOutput,
+  removeBlockPatternQuery,
+} from '../../hosts/block-patterns.types';
 import { getHostDetails } from '../../hosts/host-details';
 import { hostDetailsOutput } from '../../hosts/host-details.types';
 import { setHostPolicy } from '../../hosts/host-policy';
@@ -61,6 +73,25 @@ export const hostsRouter = router({
     .mutation(({ ctx, input }) =>
       setHostPolicy(hostDeps(ctx.services), ctx.call, input.host, input.patch),
     ),
+  blockPatterns: viewerProcedure
+    .input(z.object({ host: z.string() }).strict())
+    .output(blockPatternsOutput)
+    .query(({ ctx, input }) => listBlockPatterns(ctx.services, input.host)),
+  addBlockPattern: operatorProcedure
+    .input(z.object({ host: z.string() }).extend(blockPatternInput.shape).strict())
+    .output(blockPatternsOutput)
+    .mutation(({ ctx, input: { host, ...rest } }) =>
+      addBlockPattern(hostDeps(ctx.services), ctx.call, host, rest),
+    ),
+  removeBlockPattern: operatorProcedure
+    .input(z.object({ host: z.string() }).extend(removeBlockPatternQuery.shape).strict())
+    .output(blockPatternsOutput)
+    .mutation(({ ctx, input: { host, ...rest } }) =>
+      removeBlockPattern(hostDeps(ctx.services), ctx.call, host, rest),
+    ),
+  blockRules: viewerProcedure
+    .output(blockRulesOutput)
+    .query(({ ctx }) => listBlockRules(hostDeps(ctx.services))),
 });
 
 export const deadLettersRouter = router({
