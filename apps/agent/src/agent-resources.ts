@@ -77,4 +77,6 @@ export interface AgentCounters {
   blockRefused: number;
   /** URLs kept out by the crawl-quality rules (closed URL families, pagers, facets, soft 404s, duplicate budget). */
   qualityRefused: number;
+  /** Soft-404 probes sent (one per host; requests, not pages of the crawl). */
+  probes: number;
 }

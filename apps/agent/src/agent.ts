@@ -159,6 +159,7 @@ export class CrawlAgent {
       trapRefused: 0,
       blockRefused: 0,
       qualityRefused: 0,
+      probes: 0,
     };
     const settings = new LiveSettings({
       redis,

@@ -58,7 +58,8 @@ export async function probeSoft404(
     return true;
   }
   pacer.done(res.fetchMs);
-  r.counters.fetched++;
+  // A request, not a page of the crawl: counted on its own.
+  r.counters.probes++;
   r.counters.bytes += res.body.length;
   const archived = await archiveResponse(r, res, fetchedAt);
   let simhash = '';
