@@ -137,9 +137,20 @@ beforeAll(async () => {
   const res = await fetch(`${stack.coordinator.url}/v1/seeds`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...stack.env.auth },
-    body: JSON.stringify({ urls: [`http://${HOST}:${port}/`] }),
+    body: JSON.stringify({
+      urls: [`http://${HOST}:${port}/`, `http://${HOST}:${port}/private/plan.html`],
+    }),
   });
   expect(res.status).toBe(200);
+  // A pattern added after the seed was queued: the lease drops it.
+  const block = await fetch(`${stack.coordinator.url}/v1/hosts/${HOST}/block-patterns`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...stack.env.auth },
+    body: JSON.stringify({ pattern: '/private/' }),
+  });
+  expect(block.status).toBe(200);
+  // Agents read the rules every 2 s.
+  await sleep(2500);
   stack.agents[0]!.start();
   await settle(60_000);
 }, 90_000);
@@ -224,6 +235,9 @@ describe('crawl-quality rules on a live crawl', () => {
       soft_404: 1,
     });
     expect(stats.quality.template_exhausted).toBeGreaterThanOrEqual(1);
+    // The operator's pattern, applied to a URL queued before it existed.
+    expect(stats.quality.blocked_pattern).toBe(1);
+    expect(requests.some((p) => p.startsWith('/private/'))).toBe(false);
     expect(stats.quality.noop_param).toBeGreaterThanOrEqual(1);
   });
 });
