@@ -90,8 +90,6 @@ async function workUrls(
       break;
     }
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
-    if (!(await probeSoft404(r, lease.host, origin, robots, pacer))) break;
-    if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
     // An operator's block or rate change applies at once, even in the middle of a lease.
     if (blocked()) break;
     pacer.setBaseGap(r.policies.get(lease.host)?.gapMs ?? lease.gapMs);
@@ -101,6 +99,11 @@ async function workUrls(
     run.failure = (await fetchAndRecord(r, lease.host, entry, pacer)).retry;
     if (run.failure) break; // the host backs off; this URL is retried later (or dead-lettered)
     run.processed++;
+    // The host's one soft-404 probe follows its first page, so that page is not delayed.
+    if (r.quality.get(lease.host)?.needsProbe()) {
+      if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
+      if (!(await probeSoft404(r, lease.host, origin, robots, pacer))) break;
+    }
   }
   return run;
 }

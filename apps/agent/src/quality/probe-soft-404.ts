@@ -19,8 +19,8 @@ export function probePath(): string {
  * Asks a host, once, for a page that cannot exist, and remembers how it answers: a 200 page's
  * SimHash and title is the host's soft-404 answer, and later 200 pages near-identical to it are
  * soft 404s (not followed, kept out of the feed). The probe is a request like any other — at the
- * host's pace, only where robots.txt allows it, archived and recorded — and happens at the
- * host's first lease. Returns false when the agent stopped while waiting for the host's turn.
+ * host's pace, only where robots.txt allows it, archived and recorded — and follows the host's
+ * first page (in a lease worked over several connections: before its first page). Returns false when the agent stopped while waiting for the host's turn.
  */
 export async function probeSoft404(
   r: AgentResources,
