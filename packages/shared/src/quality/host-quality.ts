@@ -60,12 +60,13 @@ const familySchema = z.object({
     .optional(),
 });
 /** One observed fetch for parameter learning: [param, value, sha256 prefix, simhash]. */
-const observationSchema = z.tuple([
-  z.string().max(256),
-  z.string().max(2048),
-  z.string().max(16),
-  z.string().max(16),
-]);
+type Observation = [param: string, value: string, sha: string, simhash: string];
+/**
+ * A packed observation line: `key \t param \t value \t sha256 prefix \t simhash` (normalized
+ * URLs hold no tab or newline). Lines that do not match are skipped when unpacked.
+ */
+const OBSERVATION_LINE =
+  /^([0-9a-f]{16})\t([^\t]{0,256})\t([^\t]{0,2048})\t([0-9a-f]{0,16})\t([0-9a-f]{0,16})$/;
 
 /** The state as stored in Redis (validated when read back). */
 export const hostQualitySchema = z.object({
@@ -73,13 +74,12 @@ export const hostQualitySchema = z.object({
   f: z.record(z.string().max(2048), familySchema),
   /** Learned parameters: `noop` (stripped) or `real` (never stripped again). */
   p: z.record(z.string().max(256), z.enum(['noop', 'real'])),
-  /** Observations by the fingerprint of the URL without the parameter ('' param: the URL itself). */
-  o: z.record(
-    z.string().regex(/^[0-9a-f]{16}$/),
-    z.array(observationSchema).max(MAX_OBSERVATIONS_PER_KEY),
-  ),
-  /** Insertion order of `o` keys, for eviction. */
-  oq: z.array(z.string()).max(MAX_OBSERVATIONS),
+  /**
+   * Observations for parameter learning, oldest first, packed one per line (OBSERVATION_LINE)
+   * under the fingerprint of the URL without the parameter ('' param: the URL itself). Packed
+   * so that reading a host's state costs one string, and unpacked only when a fetch needs it.
+   */
+  o: z.string().max(MAX_OBSERVATIONS * 2400),
   /** The soft-404 probe's answer (null: probed, nothing to compare, e.g. a real 404). */
   pr: z
     .object({ s: z.number().int(), h: simhashHex, t: z.string().max(TITLE_MAX).optional() })
@@ -127,15 +127,36 @@ function pageNumber(url: string, shape: UrlShape): number | null {
   return m ? Number(m[1]) : null;
 }
 
+function unpackObservations(packed: string): Map<string, Observation[]> {
+  const out = new Map<string, Observation[]>();
+  if (packed === '') return out;
+  for (const line of packed.split('\n')) {
+    const m = OBSERVATION_LINE.exec(line);
+    if (!m) continue;
+    const list = out.get(m[1]!) ?? [];
+    if (list.length < MAX_OBSERVATIONS_PER_KEY) list.push([m[2]!, m[3]!, m[4]!, m[5]!]);
+    out.set(m[1]!, list);
+  }
+  return out;
+}
+
+function packObservations(obs: Map<string, Observation[]>): string {
+  const lines: string[] = [];
+  for (const [key, list] of obs) for (const o of list) lines.push(`${key}\t${o.join('\t')}`);
+  return lines.join('\n');
+}
+
 const isSimhash = (h: string) => /^[0-9a-f]{16}$/.test(h) && h !== EMPTY_SIMHASH;
 const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
 
 function emptyData(now: number): HostQualityData {
-  return { v: 1, f: {}, p: {}, o: {}, oq: [], d: { day: dayOf(now), n: 0, dup: 0, cut: 0 } };
+  return { v: 1, f: {}, p: {}, o: '', d: { day: dayOf(now), n: 0, dup: 0, cut: 0 } };
 }
 
 export class HostQuality {
   private changed = false;
+  /** The observations unpacked (key → oldest first), once a fetch needed them. */
+  private obs: Map<string, Observation[]> | null = null;
 
   private constructor(
     private readonly data: HostQualityData,
@@ -168,6 +189,7 @@ export class HostQuality {
 
   /** JSON to store; `dirty` says whether anything changed since it was read. */
   serialize(): string {
+    if (this.obs !== null) this.data.o = packObservations(this.obs);
     return JSON.stringify(this.data);
   }
   get dirty(): boolean {
@@ -402,10 +424,12 @@ export class HostQuality {
    * different body makes it real for good.
    */
   private learnParams(o: FetchObservation, shape: UrlShape): void {
-    const mine: z.infer<typeof observationSchema> = ['', '', o.sha256.slice(0, 16), o.simhash];
-    const same = (a: z.infer<typeof observationSchema>) =>
+    const mine: Observation = ['', '', o.sha256.slice(0, 16), o.simhash];
+    const same = (a: Observation) =>
       a[2] === mine[2] ||
-      (isSimhash(a[3]) && isSimhash(mine[3]) && hammingDistance(a[3], mine[3]) <= this.limits.nearBits);
+      (isSimhash(a[3]) &&
+        isSimhash(mine[3]) &&
+        hammingDistance(a[3], mine[3]) <= this.limits.nearBits);
     // The URL itself, for later URLs that add a parameter to it.
     this.compareAndStore(urlFingerprint(o.url), mine, '', same);
     for (const name of new Set(shape.params.map((p) => p.name))) {
@@ -420,11 +444,12 @@ export class HostQuality {
 
   private compareAndStore(
     key: string,
-    obs: z.infer<typeof observationSchema>,
+    obs: Observation,
     name: string,
-    same: (a: z.infer<typeof observationSchema>) => boolean,
+    same: (a: Observation) => boolean,
   ): void {
-    const list = this.data.o[key] ?? [];
+    this.obs ??= unpackObservations(this.data.o);
+    const list = this.obs.get(key) ?? [];
     for (const prior of list) {
       // Differs only in one parameter: present in one URL and absent from the other (this URL
       // has `name` and the prior is the URL without it, or the reverse) — the same body makes it
@@ -443,11 +468,10 @@ export class HostQuality {
     if (list.some((p) => p[0] === obs[0] && p[1] === obs[1])) return;
     if (list.length >= MAX_OBSERVATIONS_PER_KEY) list.shift();
     list.push(obs);
-    if (!(key in this.data.o)) {
-      this.data.o[key] = list;
-      this.data.oq.push(key);
-      while (this.data.oq.length > MAX_OBSERVATIONS) delete this.data.o[this.data.oq.shift()!];
-    }
+    // Re-inserted last: the map's order is the eviction order (least recently added first).
+    this.obs.delete(key);
+    this.obs.set(key, list);
+    while (this.obs.size > MAX_OBSERVATIONS) this.obs.delete(this.obs.keys().next().value!);
   }
 
   private rollDay(now: number): void {
