@@ -155,6 +155,8 @@ function emptyData(now: number): HostQualityData {
 
 export class HostQuality {
   private changed = false;
+  /** Cache of {@link nothingToApply}; reset whenever a family changes. */
+  private quiet: boolean | null = null;
   /** The observations unpacked (key → oldest first), once a fetch needed them. */
   private obs: Map<string, Observation[]> | null = null;
 
@@ -194,6 +196,18 @@ export class HostQuality {
   }
   get dirty(): boolean {
     return this.changed;
+  }
+
+  /** No family closed or repeating itself: a URL without a query can only be kept. */
+  private nothingToApply(): boolean {
+    if (this.quiet !== null) return this.quiet;
+    this.quiet = true;
+    for (const fam of Object.values(this.data.f))
+      if (fam.c || fam.run > 0) {
+        this.quiet = false;
+        break;
+      }
+    return this.quiet;
   }
 
   /** Whether the host still needs its soft-404 probe. */
@@ -258,6 +272,9 @@ export class HostQuality {
    * a link: the pager rule judges a step from one pager page to the next.
    */
   screen(url: string, from?: string): ScreenVerdict {
+    // Most URLs of most hosts: no query, no pager path, and nothing learned that could apply.
+    if (!url.includes('?') && !url.includes('/page/') && this.nothingToApply())
+      return { kind: 'keep', url, throttled: false };
     const shape = urlShape(url);
     const shapeRule = this.shapeRule(url, shape, from);
     if (shapeRule) return { kind: 'drop', rule: shapeRule };
@@ -355,6 +372,7 @@ export class HostQuality {
       fam = { n: 0, run: 0, h: [] };
       this.data.f[shape.family] = fam;
     }
+    this.quiet = null;
     let stale: boolean;
     // A new family whose first page looks like a closed family's pages: one generator behind
     // several URL forms (a calendar by month and by day).
