@@ -1,10 +1,6 @@
 /** Why a URL was kept out of the frontier as a likely crawler trap. */
 export type TrapRule =
-  | 'url_too_long'
-  | 'path_too_deep'
-  | 'repeated_segments'
-  | 'too_deep'
-  | 'too_many_hops';
+  'url_too_long' | 'path_too_deep' | 'repeated_segments' | 'too_deep' | 'too_many_hops';
 
 export interface TrapLimits {
   /** Longest URL accepted (characters). */
