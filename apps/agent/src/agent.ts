@@ -237,7 +237,12 @@ export class CrawlAgent {
     await Promise.allSettled(this.active.values());
     const leasesMs = since();
     await this.r.parsePool.close();
-    await Promise.all([this.r.telemetry.flush(), this.r.pages.flush(), this.r.links.flush()]);
+    await Promise.all([
+      this.r.telemetry.flush(),
+      this.r.pages.flush(),
+      this.r.links.flush(),
+      this.r.quality.close(),
+    ]);
     const flushedMs = since();
     await this.r.warc.close();
     // Bounded: what is not uploaded by then stays local and ships at the next start.

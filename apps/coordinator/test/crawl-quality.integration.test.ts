@@ -219,16 +219,27 @@ describe('crawl-quality rules on a live crawl', () => {
     // A numbered page linked from elsewhere is fetched; the pager's step past the cap is not.
     expect(requests.filter((p) => p.startsWith('/list'))).toEqual(['/list?page=51']);
     expect(requests.some((p) => p.startsWith('/c?'))).toBe(false);
-    const stats = (
-      await httpCall<{ quality: Record<string, number> }>(
-        stack.coordinator.url,
-        'GET',
-        '/v1/stats',
-        {
-          headers: stack.env.auth,
-        },
-      )
-    ).body;
+    // Agents write their rule counts every 2 s.
+    let stats = { quality: {} as Record<string, number> };
+    const rules = [
+      'pager_depth',
+      'facet_explosion',
+      'soft_404',
+      'template_exhausted',
+      'noop_param',
+      'blocked_pattern',
+    ];
+    for (let i = 0; i < 40 && rules.some((r) => stats.quality[r] === undefined); i++) {
+      if (i > 0) await sleep(200);
+      stats = (
+        await httpCall<{ quality: Record<string, number> }>(
+          stack.coordinator.url,
+          'GET',
+          '/v1/stats',
+          { headers: stack.env.auth },
+        )
+      ).body;
+    }
     expect(stats.quality).toMatchObject({
       pager_depth: 1,
       facet_explosion: 1,

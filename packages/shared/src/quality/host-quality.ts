@@ -198,6 +198,27 @@ export class HostQuality {
     return this.changed;
   }
 
+  /** After a save: nothing changed since. */
+  markSaved(): void {
+    this.changed = false;
+  }
+
+  /**
+   * What the rules act on, as one string: closed and repeating families, their facet
+   * combinations, learned parameters, the probe, the budget cut. Two equal signatures apply the
+   * same rules (observations and day counters aside), so a save can wait.
+   */
+  ruleSignature(): string {
+    const parts: string[] = [];
+    for (const [name, fam] of Object.entries(this.data.f))
+      if (fam.c || fam.run > 0 || fam.s)
+        parts.push(`${name}|${fam.c ?? ''}|${fam.run > 0 ? 1 : 0}|${fam.s?.length ?? 0}`);
+    for (const [name, state] of Object.entries(this.data.p)) parts.push(`p:${name}=${state}`);
+    parts.push(`pr:${this.data.pr === undefined ? '?' : this.data.pr === null ? '-' : '+'}`);
+    parts.push(`cut:${this.data.d.cut}`);
+    return parts.join('\n');
+  }
+
   /** No family closed or repeating itself: a URL without a query can only be kept. */
   private nothingToApply(): boolean {
     if (this.quiet !== null) return this.quiet;
