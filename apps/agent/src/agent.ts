@@ -1,4 +1,5 @@
-import { HostQualityTracker, qualityLimits } from './quality/host-quality-tracker';
+import { HostQualityTracker } from './quality/host-quality-tracker';
+import { qualityLimitsFrom } from '@crawler/shared/quality';
 import { sleepUnlessStopped } from './lease/host-pacer';
 import { SitemapState } from './parse/sitemap-state';
 import { join } from 'node:path';
@@ -194,7 +195,7 @@ export class CrawlAgent {
         settings,
         blockRules,
         sitemaps: new SitemapState(redis, frontier),
-        quality: new HostQualityTracker(redis, frontier, qualityLimits(config), log),
+        quality: new HostQualityTracker(redis, frontier, qualityLimitsFrom(config), log),
         log,
         counters,
         parsePool: createParsePool({

@@ -25,6 +25,12 @@ function html(title: string, body: string, links: string[]): string {
   return `<!doctype html><html><head><title>${title}</title></head><body><main><p>${body}</p>${a}</main></body></html>`;
 }
 
+/** The boilerplate every calendar page shares, whatever its URL form. */
+const CALENDAR_FILLER =
+  'Our events calendar lists talks, meetings and gatherings for members and guests alike. '.repeat(
+    5,
+  );
+
 function page(path: string): { status: number; body: string } {
   if (path === '/robots.txt') return { status: 200, body: 'User-agent: *\nAllow: /\n' };
   if (path === '/')
@@ -47,14 +53,10 @@ function page(path: string): { status: number; body: string } {
     const month = (t: number) =>
       `/calendar/${Math.floor(t / 12)}/${String((t % 12) + 1).padStart(2, '0')}`;
     const t = y * 12 + m - 1;
-    const filler =
-      'Our events calendar lists talks, meetings and gatherings for members and guests alike. '.repeat(
-        5,
-      );
     return {
       status: 200,
       // December pages also link the same calendar under another URL form.
-      body: html(`Events ${y}/${m}`, `Events of ${y}/${m}: nothing planned. ${filler}`, [
+      body: html(`Events ${y}/${m}`, `Events of ${y}/${m}: nothing planned. ${CALENDAR_FILLER}`, [
         month(t + 1),
         month(t - 1),
         '/',
@@ -65,15 +67,11 @@ function page(path: string): { status: number; body: string } {
   const events = /^\/events\?month=(\d{4})-(\d{2})$/.exec(path);
   if (events) {
     // The same calendar under another URL form.
-    const filler =
-      'Our events calendar lists talks, meetings and gatherings for members and guests alike. '.repeat(
-        5,
-      );
     return {
       status: 200,
       body: html(
         `Events ${events[1]}/${Number(events[2])}`,
-        `Events of ${events[1]}/${Number(events[2])}: nothing planned. ${filler}`,
+        `Events of ${events[1]}/${Number(events[2])}: nothing planned. ${CALENDAR_FILLER}`,
         [`/events?month=${events[1]}-${String(Number(events[2]) + 1).padStart(2, '0')}`, '/'],
       ),
     };

@@ -1,5 +1,4 @@
 import type { Redis, Cluster } from 'ioredis';
-import type { Config } from '@crawler/shared/config';
 import type { Frontier, FrontierKeys } from '@crawler/frontier';
 import type { Logger } from '@crawler/shared/log';
 import { HostQuality, type QualityLimits, type QualityRule } from '@crawler/shared/quality';
@@ -15,21 +14,6 @@ const NOOP_TOP = 1000;
 const NOOP_NAME_MAX = 40;
 /** Closed URL families that make a host trap-heavy: its priority class is lowered, once. */
 export const TRAP_HEAVY_FAMILIES = 2;
-
-/** The crawl-quality thresholds in effect. */
-export function qualityLimits(config: Config): QualityLimits {
-  return {
-    familyCloseAfter: config.QUALITY_FAMILY_CLOSE_AFTER,
-    nearBits: config.QUALITY_NEAR_BITS,
-    maxPagerDepth: config.QUALITY_MAX_PAGER_DEPTH,
-    maxQueryParams: config.QUALITY_MAX_QUERY_PARAMS,
-    maxFacetCombos: config.QUALITY_MAX_FACET_COMBOS,
-    soft404Bits: config.QUALITY_SOFT404_BITS,
-    dupMinFetches: config.QUALITY_DUP_MIN_FETCHES,
-    dupShare: config.QUALITY_DUP_SHARE,
-    dupBudgetFactor: config.QUALITY_DUP_BUDGET_FACTOR,
-  };
-}
 
 /** A rule's count in the shard's quality counters (`{p}:{s}:qc`). */
 export type QualityCounter = QualityRule | TrapRule | 'blocked_pattern';

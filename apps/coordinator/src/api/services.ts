@@ -1,6 +1,7 @@
 import type { Frontier } from '@crawler/frontier';
 import type { AnalyticsStore } from '@crawler/shared/analytics';
 import type { Config } from '@crawler/shared/config';
+import { qualityLimitsFrom } from '@crawler/shared/quality';
 import type { Logger } from '@crawler/shared/log';
 import type { RedisClient } from '@crawler/shared/redis';
 import { objectStoreFromSettings, type ObjectStore } from '@crawler/shared/storage';
@@ -54,6 +55,7 @@ export function inspectDeps(s: Services) {
     analytics: s.analytics,
     frontier: s.frontier,
     redis: s.redis,
+    qualityLimits: qualityLimitsFrom(s.config),
     policies: s.store.policies,
     recrawl: s.recrawl,
     defaultDailyBudget: s.config.HOST_DAILY_BUDGET,

@@ -1,15 +1,17 @@
 import { shardOf, type Frontier } from '@crawler/frontier';
 import type { RedisClient } from '@crawler/shared/redis';
-import { HostQuality, type QualityRule } from '@crawler/shared/quality';
+import { HostQuality, type QualityLimits, type QualityRule } from '@crawler/shared/quality';
 
 /** A host's crawl-quality state as its agents left it (a fresh one when none was saved). */
 export async function readHostQuality(
   redis: RedisClient,
   frontier: Frontier,
   host: string,
+  /** The thresholds agents apply (QUALITY_*). */
+  limits: QualityLimits,
 ): Promise<HostQuality> {
   const raw = await redis.get(frontier.keys.hostQuality(shardOf(host, frontier.shards), host));
-  return HostQuality.parse(raw);
+  return HostQuality.parse(raw, limits);
 }
 
 /**

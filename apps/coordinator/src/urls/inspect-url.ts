@@ -8,6 +8,7 @@ import { inspectUrlInput, type HistoryRow, type UrlInspection } from './inspect-
 import { urlVerdict } from './url-verdict';
 import { qualityRuleOf, readHostQuality } from './host-quality-reader';
 import type { RedisClient } from '@crawler/shared/redis';
+import type { QualityLimits } from '@crawler/shared/quality';
 
 /** The part of the re-crawl store the inspector reads (apps/coordinator/src/recrawl). */
 export interface RecrawlStateReader {
@@ -19,6 +20,8 @@ export interface InspectUrlDeps {
   frontier: Frontier;
   /** Where agents keep each host's crawl-quality state. */
   redis: RedisClient;
+  /** The crawl-quality thresholds agents apply. */
+  qualityLimits: QualityLimits;
   policies: HostPolicyRepository;
   /** Absent until the coordinator builds a re-crawl store: `recrawl` is then null. */
   recrawl?: RecrawlStateReader | undefined;
@@ -77,7 +80,7 @@ export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<Ur
     deps.frontier.seenBatch([{ urlFp: fp, host }]),
     deps.frontier.deadLettersOfHost(host),
     deps.recrawl ? deps.recrawl.state(host, fp) : Promise.resolve(null),
-    readHostQuality(deps.redis, deps.frontier, host),
+    readHostQuality(deps.redis, deps.frontier, host, deps.qualityLimits),
   ]);
   const history: HistoryRow[] = rows.map((r) => ({
     fetched_at: isoOfClickhouse(String(r.fetched_at)),

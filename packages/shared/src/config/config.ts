@@ -1,3 +1,4 @@
+import { DEFAULT_QUALITY_LIMITS } from '../quality/quality-limits';
 import { z } from 'zod';
 import { userAgentOf } from '../messages/crawl-settings';
 
@@ -9,6 +10,8 @@ import { userAgentOf } from '../messages/crawl-settings';
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
+/** The crawl-quality defaults: one place for them (packages/shared/src/quality). */
+const Q = DEFAULT_QUALITY_LIMITS;
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const cidrList = z
   .string()
@@ -67,25 +70,25 @@ export const envSchema = z.object({
   /** Same-host links are followed up to this many hops from a page another host links to. */
   CRAWLER_MAX_HOPS: int(0, 1000).default(3),
   /** Crawl quality (docs/CONFIGURATION.md says why each default): near-identical pages that close a URL family. */
-  QUALITY_FAMILY_CLOSE_AFTER: int(1, 1000).default(2),
+  QUALITY_FAMILY_CLOSE_AFTER: int(1, 1000).default(Q.familyCloseAfter),
   /** SimHash bits within which two pages of one URL family count as near-identical. */
-  QUALITY_NEAR_BITS: int(0, 32).default(10),
+  QUALITY_NEAR_BITS: int(0, 32).default(Q.nearBits),
   /** Highest pager page (`page=N`, `/page/N/`) followed. */
-  QUALITY_MAX_PAGER_DEPTH: int(1, 100_000).default(50),
+  QUALITY_MAX_PAGER_DEPTH: int(1, 100_000).default(Q.maxPagerDepth),
   /** Most query parameters one URL may combine (faceted navigation). */
-  QUALITY_MAX_QUERY_PARAMS: int(1, 100).default(4),
+  QUALITY_MAX_QUERY_PARAMS: int(1, 100).default(Q.maxQueryParams),
   /** Most parameter-name combinations one URL family may use (faceted navigation). */
-  QUALITY_MAX_FACET_COMBOS: int(1, 60).default(8),
+  QUALITY_MAX_FACET_COMBOS: int(1, 60).default(Q.maxFacetCombos),
   /** Probe each host once with a random path to recognise soft 404s. */
   QUALITY_SOFT404_PROBE: bool.default(true),
   /** SimHash bits within which a 200 answer matches the host's soft-404 answer. */
-  QUALITY_SOFT404_BITS: int(0, 32).default(12),
+  QUALITY_SOFT404_BITS: int(0, 32).default(Q.soft404Bits),
   /** Fetches of a host (per day) before its exact-duplicate share is judged. */
-  QUALITY_DUP_MIN_FETCHES: int(1, 1_000_000).default(20),
+  QUALITY_DUP_MIN_FETCHES: int(1, 1_000_000).default(Q.dupMinFetches),
   /** Share of exact-duplicate bodies that cuts a host's daily budget. */
-  QUALITY_DUP_SHARE: z.coerce.number().min(0).max(1).default(0.5),
+  QUALITY_DUP_SHARE: z.coerce.number().min(0).max(1).default(Q.dupShare),
   /** A duplicate-heavy host may still get this many times its distinct bodies today. */
-  QUALITY_DUP_BUDGET_FACTOR: z.coerce.number().min(0).max(1000).default(2),
+  QUALITY_DUP_BUDGET_FACTOR: z.coerce.number().min(0).max(1000).default(Q.dupBudgetFactor),
   /** Private/loopback networks the fetcher may connect to (CIDR list). Default none. */
   CRAWLER_NETWORK_ALLOW: cidrList.default([]),
   /** Optional JSON file mapping host names to IPv4 addresses (test webs). */

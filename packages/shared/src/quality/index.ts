@@ -1,7 +1,7 @@
 export { urlShape, paramSet, withoutParams, type UrlShape } from './url-shape';
 export {
   DEFAULT_QUALITY_LIMITS,
-  QUALITY_RULES,
+  qualityLimitsFrom,
   type QualityLimits,
   type QualityRule,
 } from './quality-limits';

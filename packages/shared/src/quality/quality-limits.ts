@@ -1,3 +1,5 @@
+import type { Config } from '../config';
+
 /**
  * Thresholds of the crawl-quality rules (environment variables in docs/CONFIGURATION.md, where
  * each default is justified).
@@ -44,11 +46,17 @@ export type QualityRule =
   | 'soft_404'
   | 'duplicate_budget';
 
-export const QUALITY_RULES: readonly QualityRule[] = [
-  'template_exhausted',
-  'pager_depth',
-  'facet_explosion',
-  'noop_param',
-  'soft_404',
-  'duplicate_budget',
-];
+/** The thresholds in effect: the configuration's `QUALITY_*` values. */
+export function qualityLimitsFrom(config: Config): QualityLimits {
+  return {
+    familyCloseAfter: config.QUALITY_FAMILY_CLOSE_AFTER,
+    nearBits: config.QUALITY_NEAR_BITS,
+    maxPagerDepth: config.QUALITY_MAX_PAGER_DEPTH,
+    maxQueryParams: config.QUALITY_MAX_QUERY_PARAMS,
+    maxFacetCombos: config.QUALITY_MAX_FACET_COMBOS,
+    soft404Bits: config.QUALITY_SOFT404_BITS,
+    dupMinFetches: config.QUALITY_DUP_MIN_FETCHES,
+    dupShare: config.QUALITY_DUP_SHARE,
+    dupBudgetFactor: config.QUALITY_DUP_BUDGET_FACTOR,
+  };
+}
