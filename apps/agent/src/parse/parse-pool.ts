@@ -101,6 +101,12 @@ function movableBuffer(body: Uint8Array): ArrayBuffer | null {
   return buffer;
 }
 
+/** True when a task failed because its worker thread died, not because the task threw. */
+function workerDied(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_WORKER_');
+}
+
 /**
  * Starts a pool of worker threads that run `parsePage` and `pageTask` (piscina). The pool hands
  * each thread up to `tasksPerThread` tasks and queues the rest in FIFO order, so a task's
@@ -146,10 +152,11 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
    * `worker_failed`). Parses are bounded in time, so this is for the pathological page only.
    */
   let piscina = makePool();
-  const retire = (pool: Pool): void => {
+  const retire = (pool: Pool, how: 'destroy' | 'drain' = 'destroy'): void => {
     if (piscina !== pool || closed) return;
     piscina = makePool();
-    pool.destroy().catch((err: unknown) => options.onWorkerError?.(err));
+    const ended = how === 'destroy' ? pool.destroy() : pool.close();
+    ended.catch((err: unknown) => options.onWorkerError?.(err));
   };
 
   /** Parses waiting for a thread, FIFO; each is handed its slot (true) or refused (false). */
@@ -203,6 +210,10 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
           cause: err,
         });
       }
+      // A worker that died (out of memory, crashed) may still be handed the next task before
+      // piscina sees it exit, and that task would fail too: new tasks go to a fresh pool, and
+      // the old one finishes what its live threads hold.
+      if (workerDied(err)) retire(pool, 'drain');
       throw new ParsePoolError('worker_failed', `parse worker failed on ${url}`, {
         cause: err,
       });
