@@ -9,6 +9,9 @@ export default defineConfig({
     include: ['{apps,packages,test,scripts}/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     exclude: ['**/node_modules/**', '**/.next/**'],
+    // The machine's Redis persists nothing: processes the tests start may use it (their keys
+    // are throw-away), instead of refusing it as a production process does.
+    env: { REDIS_VOLATILE_OK: 'true' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -13,12 +13,16 @@ if (!existsSync(`${root}apps/coordinator/src/db/generated/client.ts`)) {
   });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
+// Benches run on throw-away keys: the coordinators and agents they start (in this process or as
+// children) accept a Redis that persists nothing.
+process.env.REDIS_VOLATILE_OK ??= 'true';
 const [name, ...args] = process.argv.slice(2);
 const benches: Record<
   string,
   () => Promise<{ run(args: string[]): Promise<Record<string, unknown>> }>
 > = {
   agent: () => import('./bench/agent'),
+  chaos: () => import('./bench/chaos'),
   console: () => import('./bench/console'),
   e2e: () => import('./bench/e2e'),
   frontier: () => import('./bench/frontier'),

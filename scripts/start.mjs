@@ -5,12 +5,13 @@
 // `node …/dist/….js` processes, and prints where to open them. `npm run demo` also starts the
 // synthetic web and seeds it, so a crawl is visible within a minute.
 // Every 10 s it prints one progress line read from the coordinator's GET /v1/stats. A child
-// that crashes is restarted after a short backoff (one that fails while starting stops
-// everything, with its error). Ctrl-C or SIGTERM stops everything cleanly: agents drain their
-// leases first, then the coordinator stops; a second Ctrl-C kills at once.
+// that exits unasked (a crash, `kill -9`, also while starting) is restarted with backoff, the
+// reason logged (scripts/supervise.mjs); only one that fails at start by itself 3 times in a row
+// stops everything, with its error. Ctrl-C or SIGTERM stops everything cleanly: agents drain
+// their leases first, then the coordinator stops; a second Ctrl-C kills at once.
 // The API needs credentials: on first start an admin password and an admin API token are
 // generated into DATA_DIR/admin.json (mode 0600), where the CLI also finds the token.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -25,6 +26,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
+import { Supervisor } from './supervise.mjs';
 
 const demo = process.argv.includes('--demo');
 const env = { ...process.env };
@@ -99,6 +101,9 @@ const admin =
 env.ADMIN_EMAIL ||= admin.email;
 env.ADMIN_PASSWORD ||= admin.password;
 env.ADMIN_TOKEN ||= admin.token;
+// The console's own credential: the coordinator trusts the browser address the console passes
+// (for the login throttle) only with it. Both children get it from here, so a new one per run.
+env.CONSOLE_SECRET ||= randomBytes(32).toString('base64url');
 // The CLI run from here uses the admin token. The console has none: every user signs in, and
 // the console calls the coordinator with that user's session.
 env.CRAWLER_API_TOKEN ||= env.ADMIN_TOKEN;
@@ -128,9 +133,14 @@ function newestIn(path) {
   if (!st.isDirectory()) return st.mtimeMs;
   return readdirSync(path).reduce((m, f) => Math.max(m, newestIn(join(path, f))), st.mtimeMs);
 }
-const consoleSources = ['app', 'components', 'lib', 'next.config.ts', 'package.json'].map((p) =>
-  join('apps/console', p),
-);
+const consoleSources = [
+  'app',
+  'components',
+  'lib',
+  'instrumentation.ts',
+  'next.config.ts',
+  'package.json',
+].map((p) => join('apps/console', p));
 if (
   !existsSync('apps/console/.next/BUILD_ID') ||
   env.CRAWLER_REBUILD_CONSOLE === '1' ||
@@ -142,97 +152,20 @@ if (
   run('npm', ['run', 'build', '-w', '@crawler/console']);
 }
 
-// Children, supervised. Each runs node directly (no npx/sh wrappers that would swallow
-// signals) in a process group of its own, so stopping it stops everything it started.
-/** @typedef {{ name: string, role: string, args: string[], cwd?: string, env: object,
- *   upAfterMs: number, child: import('node:child_process').ChildProcess | null, up: boolean,
- *   startedAt: number, nextDelayMs: number, restartTimer: NodeJS.Timeout | null }} Proc */
-/** @type {Proc[]} */
-const procs = [];
+// Children, supervised (scripts/supervise.mjs). Each runs node directly (no npx/sh wrappers
+// that would swallow signals) in a process group of its own, so stopping it stops everything it
+// started. Any exit we did not ask for (a crash, `kill -9`, also while starting) is restarted
+// with backoff; only a child that fails at start by itself 3 times in a row (a configuration
+// error) stops everything, with its error.
 let stopping = false;
+const supervisor = new Supervisor({
+  onFatal: () => void shutdown(1),
+});
+const procs = supervisor.procs;
 
+/** Starts a supervised `node …args` (see scripts/supervise.mjs for `opts`). */
 function start(name, args, opts = {}) {
-  /** @type {Proc} */
-  const proc = {
-    name,
-    role: opts.role ?? name,
-    args,
-    cwd: opts.cwd,
-    env: opts.env ?? env,
-    // A child counts as started once it answered (coordinator, console) or ran this long;
-    // one that dies before is a start-up failure and stops everything.
-    upAfterMs: opts.upAfterMs ?? 5_000,
-    child: null,
-    up: false,
-    startedAt: 0,
-    nextDelayMs: 1_000,
-    restartTimer: null,
-  };
-  procs.push(proc);
-  launch(proc);
-  return proc;
-}
-
-function launch(proc) {
-  proc.restartTimer = null;
-  const child = spawn(process.execPath, proc.args, {
-    env: proc.env,
-    cwd: proc.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  proc.child = child;
-  proc.startedAt = Date.now();
-  const upTimer =
-    proc.upAfterMs > 0 ? setTimeout(() => (proc.up = true), proc.upAfterMs).unref() : null;
-  const prefix = `[${proc.name}]`.padEnd(16);
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => console.log(`${prefix}${line}`));
-  }
-  child.on('exit', (code, signal) => {
-    if (upTimer) clearTimeout(upTimer);
-    // Whatever it left in its process group goes with it.
-    signalGroup(child, 'SIGKILL');
-    if (stopping) return;
-    const how = signal ?? `exit ${code}`;
-    if (!proc.up) {
-      console.error(`✗ ${proc.name} stopped while starting (${how}); stopping everything`);
-      void shutdown(1);
-      return;
-    }
-    // Backoff 1 s, doubling up to 30 s while it keeps crashing; back to 1 s after a minute up.
-    const delay = Date.now() - proc.startedAt >= 60_000 ? 1_000 : proc.nextDelayMs;
-    proc.nextDelayMs = Math.min(delay * 2, 30_000);
-    console.error(`✗ ${proc.name} exited (${how}); restarting it in ${delay / 1000} s`);
-    proc.restartTimer = setTimeout(() => {
-      if (!stopping) launch(proc);
-    }, delay);
-  });
-}
-
-function alive(child) {
-  return child !== null && child.exitCode === null && child.signalCode === null;
-}
-function signalGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {}
-  }
-}
-
-/** SIGTERM to `list`, then SIGKILL to what still runs after `ms`. */
-async function stopAll(list, ms) {
-  const live = list.map((p) => p.child).filter(alive);
-  for (const c of live) signalGroup(c, 'SIGTERM');
-  const deadline = Date.now() + ms;
-  while (live.some(alive) && Date.now() < deadline) await sleep(100);
-  for (const c of live.filter(alive)) {
-    console.error(`✗ ${c.pid} did not stop within ${ms / 1000} s; killing it`);
-    signalGroup(c, 'SIGKILL');
-  }
+  return supervisor.start(name, args, { env, ...opts });
 }
 
 let progressTimer = null;
@@ -240,18 +173,18 @@ async function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
   if (progressTimer) clearInterval(progressTimer);
-  for (const p of procs) if (p.restartTimer) clearTimeout(p.restartTimer);
+  supervisor.stopRestarts();
   console.log('▸ stopping: agents finish their in-flight fetches first…');
   // Agents drain while the coordinator (and the synthetic web, in the demo) still serve them.
-  await stopAll(
+  await supervisor.stop(
     procs.filter((p) => p.role === 'agent' || p.role === 'console'),
     45_000,
   );
-  await stopAll(
+  await supervisor.stop(
     procs.filter((p) => p.role === 'coordinator'),
     20_000,
   );
-  await stopAll(procs, 5_000);
+  await supervisor.stop(procs, 5_000);
   console.log('▸ stopped');
   process.exit(code);
 }
@@ -262,7 +195,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     signals++;
     if (signals > 1 && stopping) {
       console.error('✗ stopping at once (second signal)');
-      for (const p of procs) if (p.child) signalGroup(p.child, 'SIGKILL');
+      supervisor.killAll();
       process.exit(130);
     }
     void shutdown(0);
@@ -306,6 +239,8 @@ if (demo) {
   env.DATABASE_URL ??= 'postgresql://postgres@127.0.0.1:5432/crawler_demo';
   env.REDIS_PREFIX ??= 'demo';
   env.DATA_DIR ??= 'data/demo';
+  // A demo may run on a Redis that persists nothing (`npm start` refuses one: it is production).
+  env.REDIS_VOLATILE_OK ??= 'true';
   mkdirSync('data/synthetic', { recursive: true });
   step(`starting the synthetic web (${env.DEMO_HOSTS ?? '300'} hosts on 127.1.x.x)`);
   const web = start('synthetic-web', [
@@ -327,7 +262,7 @@ if (demo) {
       if (line.startsWith('{')) resolve(JSON.parse(line));
     });
   });
-  web.up = true;
+  supervisor.markUp(web);
   env.CRAWLER_DNS_MAP = info.dnsMap;
   env.CRAWLER_NETWORK_ALLOW = env.CRAWLER_NETWORK_ALLOW || '127.0.0.0/8';
   env.CRAWLER_DEFAULT_GAP_MS ??= '500';
@@ -336,9 +271,12 @@ if (demo) {
 
 // 6. Coordinator (migrates Postgres), agents, console.
 step('starting the coordinator');
-const coordinator = start('coordinator', ['apps/coordinator/dist/main.js'], { upAfterMs: 0 });
+// Each launch counts as started once /healthz answers (so one that cannot start is told from
+// one that crashed later).
+start('coordinator', ['apps/coordinator/dist/main.js'], {
+  healthUrl: `${env.COORDINATOR_URL}/healthz`,
+});
 if (!(await waitFor(`${env.COORDINATOR_URL}/healthz`, 'the coordinator'))) await halt();
-coordinator.up = true;
 
 // Each agent has its own id (stable across restarts, so a restarted agent ships what its
 // predecessor left) and metrics port; the parse threads are shared out between them.
@@ -361,13 +299,12 @@ for (let i = 1; i <= agentCount; i++) {
   });
 }
 step('starting the console');
-const consoleProc = start(
+start(
   'console',
   ['../../node_modules/next/dist/bin/next', 'start', '-p', consolePort, '-H', '127.0.0.1'],
-  { cwd: 'apps/console', upAfterMs: 0 },
+  { cwd: 'apps/console', healthUrl: `http://127.0.0.1:${consolePort}/` },
 );
 if (!(await waitFor(`http://127.0.0.1:${consolePort}/`, 'the console'))) await halt();
-consoleProc.up = true;
 
 if (seedsFile) {
   const urls = readFileSync(seedsFile, 'utf8').split('\n').filter(Boolean);
@@ -390,7 +327,6 @@ console.log(`
 
 // 7. One progress line every 10 s, from GET /v1/stats.
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
-let previous = null;
 async function progress() {
   const clock = new Date().toTimeString().slice(0, 8);
   let s;
@@ -406,21 +342,18 @@ async function progress() {
     return;
   }
   if (stopping) return;
-  const now = Date.now();
   const total = s.fetches.total;
-  // Pages/s since the previous line (fetches as ingested); the first line takes the
-  // coordinator's own figure, the last minute's average.
-  const rate =
-    previous && now > previous.at
-      ? Math.max(0, (total - previous.total) / ((now - previous.at) / 1000))
-      : s.fetches.pagesPerSecond;
-  previous = { at: now, total };
+  // The coordinator's figure: fetches of the last 30 s by when they were made, 0 while no agent
+  // is alive. (Counting rows as they were ingested showed a rate while a backlog drained after
+  // every agent had died.)
+  const rate = s.fetches.pagesPerSecond;
+  const dead = s.agents.dead > 0 ? `, ${s.agents.dead} dead` : '';
   const errorShare = total > 0 ? ` (${((100 * s.fetches.errors) / total).toFixed(1)}%)` : '';
   console.log(
     `[${clock}] ${rate < 10 ? rate.toFixed(1) : fmt(rate)} pages/s · ` +
       `queued ${fmt(s.frontier.queuedUrls)} · hosts ready ${fmt(s.frontier.readyHosts)} · ` +
       `leases ${fmt(s.frontier.openLeases)} · errors ${fmt(s.fetches.errors)}${errorShare} · ` +
-      `agents ${s.agents.alive}/${agentCount} alive`,
+      `agents ${s.agents.alive}/${agentCount} alive${dead}`,
   );
 }
 if (!stopping) {

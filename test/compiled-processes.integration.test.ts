@@ -76,6 +76,7 @@ describe('compiled processes', () => {
       AGENT_PARSE_THREADS: '1',
       CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
       LOG_LEVEL: 'warn',
+      REDIS_VOLATILE_OK: 'true',
     };
     const frontier = await openFrontier(loadConfig(env), redis);
     const n = normalizeUrl(webUrl);

@@ -101,6 +101,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
     ADMIN_TOKEN: token,
+    REDIS_VOLATILE_OK: 'true',
   });
   console.error('building the console if needed');
   buildConsoleIfStale();

@@ -211,6 +211,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     COORDINATOR_PORT: '0',
     LOG_LEVEL: 'warn',
     ADMIN_TOKEN: token,
+    REDIS_VOLATILE_OK: 'true',
   });
   const coordinator = await Coordinator.start(config, createLogger('bench', 'warn'));
   const redis = await connectRedis(config.REDIS_URL);

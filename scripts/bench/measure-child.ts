@@ -22,7 +22,7 @@ export function targetPath(target: string): string {
 }
 
 /** New complete lines of a growing file, read incrementally (the web appends its log). */
-class LogTail {
+export class LogTail {
   private fd: number | null = null;
   private offset = 0;
   private rest = '';

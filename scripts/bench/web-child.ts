@@ -21,6 +21,8 @@ export async function startWebChild(opts: {
   hosts: number;
   seed: string;
   dir: string;
+  /** More `serve` flags, e.g. `--no-hostile`, `--log-links`. */
+  args?: string[];
 }): Promise<WebChild> {
   const logPath = join(opts.dir, 'requests.jsonl');
   const web = spawn(
@@ -38,6 +40,7 @@ export async function startWebChild(opts: {
       opts.dir,
       '--log',
       logPath,
+      ...(opts.args ?? []),
     ],
     { cwd: opts.root, stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -16,6 +16,7 @@ import type { ParsePool } from './parse/parse-pool';
 import type { Logger } from '@crawler/shared/log';
 import type { SitemapState } from './parse/sitemap-state';
 import type { HostQualityTracker } from './quality/host-quality-tracker';
+import type { LeaseKeeper } from './lease/lease-keeper';
 
 /** What every part of the agent shares: built once in agent.ts, passed down. */
 export interface AgentResources {
@@ -50,6 +51,8 @@ export interface AgentResources {
   sitemaps: SitemapState;
   /** What the crawl learned about the hosts in hand (URL families, no-op parameters, soft 404s). */
   quality: HostQualityTracker;
+  /** Renews the open leases and records their progress (URLs done) as they go. */
+  leases: LeaseKeeper;
   log: Logger;
   /** Counters for heartbeats and the summary. */
   counters: AgentCounters;

@@ -5,7 +5,7 @@ import { SitemapState } from './parse/sitemap-state';
 import { join } from 'node:path';
 import type { Config } from '@crawler/shared/config';
 import { openFrontier, type HostLease } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
+import { checkRedisDurability, type RedisClient } from '@crawler/shared/redis';
 import { WarcWriter } from '@crawler/shared/warc';
 import type { AgentCounters, AgentResources } from './agent-resources';
 import { HttpClient } from './fetch/http-client';
@@ -13,6 +13,9 @@ import { NetworkGuard } from './fetch/network-guard';
 import { HostResolver } from './fetch/resolve-host';
 import { processLease } from './lease/process-lease';
 import { LeaseRamp } from './lease/lease-ramp';
+import { shipLeftovers } from './archive/ship-leftovers';
+import { agentHealth, logWarcHealth, type AgentHealth } from './archive/storage-health';
+import { LeaseKeeper } from './lease/lease-keeper';
 import type { Logger } from '@crawler/shared/log';
 import { RobotsCache } from './robots/robots-cache';
 import { TelemetrySink } from './telemetry/telemetry-sink';
@@ -38,6 +41,16 @@ const BLOCK_RULES_REFRESH_MS = 2_000;
  * make every response in flight look slow to the pacer's 10× rule.
  */
 const LEASE_BATCH = 100;
+
+/**
+ * How often an agent renews its leases: often enough that a lease always has a request's life
+ * (FETCH_TOTAL_TIMEOUT_MS + 1 s) ahead of it between two renewals — half the TTL's room past that,
+ * between 0.5 and 5 s.
+ */
+export function renewEveryMs(c: Config): number {
+  const room = c.LEASE_TTL_MS - c.FETCH_TOTAL_TIMEOUT_MS - 1000;
+  return Math.min(5000, Math.max(500, Math.floor(room / 2)));
+}
 
 /** Key of the agents' heartbeat set (agent id → last beat, ms). */
 export function agentsKey(prefix: string): string {
@@ -78,6 +91,8 @@ export class CrawlAgent {
     log: Logger,
     opts: { warcDir?: string } = {},
   ): Promise<CrawlAgent> {
+    // The frontier lives in Redis: refuse one that persists nothing or evicts keys.
+    await checkRedisDurability(redis, { volatileOk: config.REDIS_VOLATILE_OK, log });
     const frontier = await openFrontier(config, redis);
     const http = new HttpClient({
       userAgent: config.userAgent,
@@ -87,6 +102,7 @@ export class CrawlAgent {
       maxBodyBytes: config.FETCH_MAX_BODY_BYTES,
       minSpeedBytesPerS: config.FETCH_MIN_SPEED_BYTES_PER_S,
       minSpeedWindowMs: config.FETCH_MIN_SPEED_WINDOW_MS,
+      bodyBudgetBytes: config.AGENT_BODY_BUDGET_BYTES,
       resolver: new HostResolver({
         minTtlMs: config.DNS_MIN_TTL_MS,
         negativeTtlMs: config.DNS_NEGATIVE_TTL_MS,
@@ -99,12 +115,13 @@ export class CrawlAgent {
       (origin) =>
         `${frontier.keys.shard(frontier.shardOf(new URL(origin).hostname))}robots:${origin}`,
       config.CRAWLER_UA_TOKEN,
+      config.AGENT_ROBOTS_CACHE_BYTES,
     );
     const day = new Date().toISOString().slice(0, 10);
     const warcDir = opts.warcDir ?? join(config.DATA_DIR, 'warc');
     const objects = objectStoreFromSettings({ ...config, dataDir: config.DATA_DIR });
     // Closed WARC files go to object storage (a no-op for the local default, whose root is
-    // warcDir). Leftovers of an earlier run are queued before the writer opens its new file.
+    // warcDir). Leftovers of earlier runs (any agent id, not a live writer's) ship too.
     const shipper = new WarcShipper({
       store: objects,
       dir: warcDir,
@@ -117,22 +134,26 @@ export class CrawlAgent {
           'WARC upload failed',
         ),
     });
-    const leftover = await shipper.shipPending({
-      filter: (key) => key.split('/')[2] === config.agentId,
-    });
-    if (leftover > 0) log.info({ files: leftover }, 'shipping WARC files left by an earlier run');
+    await shipLeftovers(shipper, warcDir, log);
     // A folder per run: an agent restarted on a fresh disk never reuses a file name in S3.
     const run = new Date().toISOString().slice(11, 19).replaceAll(':', '');
     const warc = await WarcWriter.open({
       dir: warcDir,
       prefix: `crawl/${day}/${config.agentId}/${run}-${process.pid}`,
       maxFileBytes: config.WARC_MAX_FILE_BYTES,
+      maxFileAgeMs: config.WARC_MAX_FILE_AGE_MS,
       software: 'open-crawler/0.1.0',
       onFileClosed: shipper.onFileClosed,
+      onHealthChange: logWarcHealth(log),
     });
     // The agent is built after its metrics, which read its active leases through this holder.
     const holder: { agent?: CrawlAgent } = {};
-    const metrics = new AgentMetrics(config.agentId, () => holder.agent?.activeLeases ?? 0);
+    const metrics = new AgentMetrics(
+      config.agentId,
+      () => holder.agent?.activeLeases ?? 0,
+      () => holder.agent?.urlsInFlight ?? 0,
+    );
+    metrics.watchMemory(robots, http.bodyBudget);
     const telemetry = new TelemetrySink(
       redis,
       config.REDIS_PREFIX,
@@ -146,6 +167,7 @@ export class CrawlAgent {
         partitions: config.FEED_PARTITIONS,
         maxLen: config.FEED_MAX_LEN,
         inlineTextBytes: config.FEED_INLINE_TEXT_BYTES,
+        maxBytes: config.FEED_MAX_BYTES,
       },
       objectTextStore(objects, join(config.DATA_DIR, 'tmp')),
       (err) => log.warn({ err }, 'feed write failed; will retry'),
@@ -188,7 +210,7 @@ export class CrawlAgent {
         robots,
         warc,
         shipper,
-        content: new ContentIndex(redis, config.REDIS_PREFIX),
+        content: new ContentIndex(redis, config.REDIS_PREFIX, config.DEDUPE_CONTENT_MAX_BODIES),
         telemetry,
         pages,
         policies: await LivePolicies.start(redis, frontier, log),
@@ -196,6 +218,11 @@ export class CrawlAgent {
         blockRules,
         sitemaps: new SitemapState(redis, frontier),
         quality: new HostQualityTracker(redis, frontier, qualityLimitsFrom(config), log),
+        leases: new LeaseKeeper(frontier, [telemetry, pages], {
+          requestMs: config.FETCH_TOTAL_TIMEOUT_MS,
+          renewEveryMs: renewEveryMs(config),
+          log,
+        }),
         log,
         counters,
         parsePool: createParsePool({
@@ -215,9 +242,20 @@ export class CrawlAgent {
     return this.active.size;
   }
 
+  /** What `/healthz` answers: not ok while WARC writes fail (then no new lease is taken). */
+  health(): AgentHealth {
+    return agentHealth(this.r.warc.health());
+  }
+
+  /** URLs a kill now could make the crawl fetch again (LeaseKeeper.inFlight). */
+  get urlsInFlight(): number {
+    return this.r.leases.inFlight;
+  }
+
   /** Starts leasing and fetching; returns at once. */
   start(): void {
     if (this.loop) return;
+    this.r.leases.start();
     this.loop = this.run();
     void this.beat();
     this.heartbeat = setInterval(() => void this.beat(), 5000);
@@ -236,6 +274,7 @@ export class CrawlAgent {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.loop;
     await Promise.allSettled(this.active.values());
+    await this.r.leases.stop();
     const leasesMs = since();
     await this.r.parsePool.close();
     await Promise.all([
@@ -267,8 +306,12 @@ export class CrawlAgent {
     const ramp = new LeaseRamp(this.r.config.AGENT_LEASE_RAMP_PER_S);
     let idleMs = 20;
     while (!this.stopping) {
-      const room = Math.min(ramp.room(this.active.size, max), LEASE_BATCH);
+      // No new host while WARC writes fail: its pages could not be archived (storage-health.ts).
+      const room = this.r.warc.health().ok
+        ? Math.min(ramp.room(this.active.size, max), LEASE_BATCH)
+        : 0;
       let leases: HostLease[] = [];
+      const askedAt = performance.now();
       if (room > 0) {
         try {
           leases = await this.r.frontier.lease(this.r.config.agentId, room);
@@ -276,7 +319,7 @@ export class CrawlAgent {
           this.r.log.error({ err }, 'lease failed; retrying');
         }
       }
-      for (const lease of leases) this.track(lease);
+      for (const lease of leases) this.track(lease, askedAt);
       // A full batch: there is likely more ready, ask again at once (after the I/O that is due).
       // Otherwise poll fast while work flows, slower when the frontier has nothing ready.
       if (leases.length === LEASE_BATCH) {
@@ -289,10 +332,15 @@ export class CrawlAgent {
     }
   }
 
-  private track(lease: HostLease): void {
+  private track(lease: HostLease, askedAt: number): void {
+    this.r.leases.hold(lease, askedAt);
     const task = processLease(this.r, lease)
       .catch((err: unknown) => this.r.log.error({ err, host: lease.host }, 'lease failed'))
-      .finally(() => this.active.delete(lease.leaseId));
+      .finally(() => {
+        // Not renewed any more: a lease that did not complete expires within its TTL.
+        this.r.leases.release(lease);
+        this.active.delete(lease.leaseId);
+      });
     this.active.set(lease.leaseId, task);
   }
 

@@ -1,5 +1,5 @@
 import { loadConfig } from '@crawler/shared/config';
-import { connectRedis } from '@crawler/shared/redis';
+import { connectRedis, RedisNotDurableError } from '@crawler/shared/redis';
 import { CrawlAgent } from './agent';
 import { serveMetrics } from './metrics/serve-metrics';
 import { createLogger } from '@crawler/shared/log';
@@ -8,7 +8,14 @@ import { createLogger } from '@crawler/shared/log';
 const config = loadConfig();
 const log = createLogger('agent', config.LOG_LEVEL);
 const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
-const agent = await CrawlAgent.create(config, redis, log);
+const agent = await CrawlAgent.create(config, redis, log).catch((err: unknown) => {
+  // It names every problem and the fix (run Redis with AOF, noeviction): just that, no stack.
+  if (err instanceof RedisNotDurableError) {
+    console.error(`✗ ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+});
 agent.start();
 const metrics =
   config.AGENT_METRICS_PORT > 0
@@ -16,6 +23,7 @@ const metrics =
         agent.metrics.registry,
         config.AGENT_METRICS_PORT,
         config.AGENT_METRICS_HOST,
+        () => agent.health(),
       )
     : null;
 log.info(

@@ -8,7 +8,15 @@ import { fileURLToPath } from 'node:url';
 /** apps/console */
 export const CONSOLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = join(CONSOLE_DIR, '../../node_modules/next/dist/bin/next');
-const SOURCES = ['app', 'components', 'lib', 'next.config.ts', 'package.json', 'tsconfig.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'instrumentation.ts',
+  'next.config.ts',
+  'package.json',
+  'tsconfig.json',
+];
 
 function newestMtime(path: string): number {
   const st = statSync(path);
@@ -56,15 +64,26 @@ export interface ConsoleServer {
   stop(): Promise<void>;
 }
 
-/** `next start` on a free loopback port, talking to the coordinator at `coordinatorUrl`. */
-export async function startConsole(coordinatorUrl: string): Promise<ConsoleServer> {
+/**
+ * `next start` on a free loopback port, talking to the coordinator at `coordinatorUrl`; `env`
+ * adds variables (e.g. CONSOLE_SECRET).
+ */
+export async function startConsole(
+  coordinatorUrl: string,
+  env: Record<string, string> = {},
+): Promise<ConsoleServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
     [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'],
     {
       cwd: CONSOLE_DIR,
-      env: { ...process.env, COORDINATOR_URL: coordinatorUrl, NEXT_TELEMETRY_DISABLED: '1' },
+      env: {
+        ...process.env,
+        COORDINATOR_URL: coordinatorUrl,
+        NEXT_TELEMETRY_DISABLED: '1',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

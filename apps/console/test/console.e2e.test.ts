@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
+import type { HostLease } from '@crawler/frontier';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
 import {
   largestPlainHost,
@@ -260,6 +261,56 @@ describe('console in Chromium', () => {
     await shot(page, '07-url-inspector');
     expect(admin.takeErrors()).toEqual([]);
   }, 30_000);
+
+  it('shows a dead agent’s leases with their expiry, and releases them now', async () => {
+    const { page } = admin;
+    const { frontier, redis, agentsKey } = stack.coordinator.services;
+    // An agent that died holding leases: leases taken in its name, a heartbeat a minute old.
+    let ghost: HostLease[] = [];
+    for (let i = 0; i < 100 && ghost.length === 0; i++) {
+      ghost = await frontier.lease('ghost-e2e', 2);
+      if (ghost.length === 0) await sleep(100);
+    }
+    expect(ghost.length).toBeGreaterThan(0);
+    // Long enough not to expire while the page is driven (a dead agent renews nothing).
+    for (const l of ghost) await frontier.extend(l, 300_000);
+    await redis.zadd(agentsKey, Date.now() - 60_000, 'ghost-e2e');
+
+    await visit(page, '/', 'Crawl overview');
+    await page
+      .locator('.tile', { hasText: 'Open leases' })
+      .getByText(`${ghost.length} by dead ones`)
+      .waitFor();
+    await visit(page, '/agents', 'Agents and shards');
+    const row = page.locator('tr[data-agent="ghost-e2e"]');
+    await row.getByText('dead', { exact: true }).waitFor();
+    await row
+      .getByText(/expires /)
+      .first()
+      .waitFor();
+    expect(await row.getByRole('link', { name: ghost[0]!.host }).count()).toBe(1);
+    // Live agents have no such button.
+    expect(
+      await page
+        .locator('tr[data-agent="agent-console"]')
+        .getByRole('button', { name: 'Release leases now' })
+        .count(),
+    ).toBe(0);
+    await shot(page, '09b-agents-dead');
+    await row.getByRole('button', { name: 'Release leases now' }).click();
+    await page
+      .getByRole('status')
+      .filter({
+        hasText: `${ghost.length} lease${ghost.length === 1 ? '' : 's'} of ghost-e2e released`,
+      })
+      .waitFor();
+    const open = await frontier.openLeases();
+    expect(open.filter((l) => l.agentId === 'ghost-e2e')).toEqual([]);
+    await row.locator('td.num', { hasText: /^0$/ }).first().waitFor();
+    expect(await row.getByRole('button', { name: 'Release leases now' }).count()).toBe(0);
+    await redis.zrem(agentsKey, 'ghost-e2e');
+    expect(admin.takeErrors()).toEqual([]);
+  }, 60_000);
 
   it('renders every other page without console errors', async () => {
     const { page } = admin;

@@ -6,26 +6,25 @@ import { agentsKey } from '@crawler/agent';
 import { openAnalytics, type AnalyticsStore } from '@crawler/shared/analytics';
 import type { Config } from '@crawler/shared/config';
 import type { Logger } from '@crawler/shared/log';
-import { connectRedis, type RedisClient } from '@crawler/shared/redis';
+import { checkRedisDurability, connectRedis, type RedisClient } from '@crawler/shared/redis';
 import { createApiServer } from './api/http-server';
 import type { Services } from './api/services';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { migrate } from './db/migrate';
 import { createDb } from './db/prisma';
 import { Store } from './db/store';
-import { pushPolicy } from './hosts/host-policy';
-import { publishBlockRules } from './hosts/publish-block-rules';
 import { PagesIngest } from './feed/ingest-pages';
-import { enqueueSeeds } from './seeds/add-seeds';
+import { GenerationWatch } from './frontier-rebuild/watch-generation';
 import { TelemetryIngest } from './telemetry/ingest-telemetry';
 import { RecrawlStore } from './recrawl/recrawl-store';
 import { RecrawlSweeper } from './recrawl/recrawl-sweeper';
 import { NearDupIndex } from './dedupe/near-dup-index';
 import { FleetRecorder } from './fleet/record-fleet';
-import { publishSettings } from './settings/crawl-settings';
 
 /** How often agents seen and the shard map are recorded in Postgres. */
 const FLEET_RECORD_EVERY_MS = 5_000;
+/** How often the frontier's generation marker is checked (a Redis emptied while running). */
+const GENERATION_CHECK_EVERY_MS = 10_000;
 
 /**
  * The control plane: migrates Postgres, creates the first admin (ADMIN_EMAIL, ADMIN_TOKEN),
@@ -46,6 +45,12 @@ export class Coordinator {
     readonly recrawlSweeper: RecrawlSweeper,
     /** Records agents seen and the shard map in Postgres; `recordOnce()` runs one now. */
     readonly fleet: FleetRecorder,
+    /**
+     * The frontier's generation: `startup` says what start-up did (a rebuild, when the marker
+     * was missing, runs in the background and `startup` settles when it ends); `check()` looks
+     * for a Redis emptied since (every 10 s).
+     */
+    readonly generation: GenerationWatch,
   ) {}
 
   static async start(
@@ -59,6 +64,13 @@ export class Coordinator {
       'postgres migrated',
     );
     const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
+    // Redis is a store here: one that persists nothing or evicts keys would lose the frontier.
+    await checkRedisDurability(redis, { volatileOk: config.REDIS_VOLATILE_OK, log }).catch(
+      (err: unknown) => {
+        redis.disconnect();
+        throw err;
+      },
+    );
     const ingestRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
     const analytics =
       opts.analytics ??
@@ -71,11 +83,16 @@ export class Coordinator {
     const store = new Store(createDb(config.DATABASE_URL));
     await bootstrapAdmin(store, config, log);
     const frontier = await openFrontier(config, redis);
-    const recrawl = new RecrawlStore(redis, frontier, {
-      minMs: config.RECRAWL_MIN_INTERVAL_MS,
-      maxMs: config.RECRAWL_MAX_INTERVAL_MS,
-      initialMs: config.RECRAWL_INITIAL_INTERVAL_MS,
-    });
+    const recrawl = new RecrawlStore(
+      redis,
+      frontier,
+      {
+        minMs: config.RECRAWL_MIN_INTERVAL_MS,
+        maxMs: config.RECRAWL_MAX_INTERVAL_MS,
+        initialMs: config.RECRAWL_INITIAL_INTERVAL_MS,
+      },
+      config.RECRAWL_MAX_URLS,
+    );
     const services: Services = {
       config,
       log,
@@ -86,18 +103,11 @@ export class Coordinator {
       agentsKey: agentsKey(config.REDIS_PREFIX),
       recrawl,
     };
-    // Postgres is the record: bring the frontier in line with it (Redis may have been emptied).
-    await publishSettings(services, await store.settings.get());
-    for (const row of await store.policies.listAll())
-      await pushPolicy(store.policies, frontier, row);
-    await publishBlockRules({ store, redis, prefix: config.REDIS_PREFIX });
-    for (
-      let batch = await store.seeds.listNotEnqueued(5000);
-      batch.length > 0;
-      batch = await store.seeds.listNotEnqueued(5000)
-    ) {
-      await enqueueSeeds({ seeds: store.seeds, frontier }, batch);
-    }
+    // Postgres is the record: bring the frontier in line with it, and rebuild it from Postgres
+    // and ClickHouse when its generation marker is gone (Redis was emptied), now or later.
+    const sweeper = new RecrawlSweeper(recrawl, frontier, config.RECRAWL_SWEEP_MAX, log);
+    const generation = new GenerationWatch(services, () => sweeper.reschedule());
+    await generation.start(GENERATION_CHECK_EVERY_MS);
     const ingest = new TelemetryIngest(
       ingestRedis,
       analytics,
@@ -108,11 +118,13 @@ export class Coordinator {
       async (rows) => void (await recrawl.observe(rows)),
     );
     await ingest.start();
-    const sweeper = new RecrawlSweeper(recrawl, frontier, config.RECRAWL_SWEEP_MAX, log);
     if (config.RECRAWL_SWEEP_EVERY_MS > 0)
       await sweeper.start(config.REDIS_URL, config.REDIS_PREFIX, config.RECRAWL_SWEEP_EVERY_MS);
     const feedRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
-    const nearDups = new NearDupIndex(redis, config.REDIS_PREFIX, config.DEDUPE_NEAR_DISTANCE);
+    const nearDups = new NearDupIndex(redis, config.REDIS_PREFIX, config.DEDUPE_NEAR_DISTANCE, {
+      bucketSize: config.DEDUPE_NEAR_BUCKET_SIZE,
+      maxRecords: config.DEDUPE_NEAR_MAX_RECORDS,
+    });
     const pagesIngest = new PagesIngest(
       feedRedis,
       analytics,
@@ -151,6 +163,7 @@ export class Coordinator {
       server,
       sweeper,
       fleet,
+      generation,
     );
   }
 
@@ -163,6 +176,7 @@ export class Coordinator {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
+    await this.generation.stop();
     await this.recrawlSweeper.stop();
     await this.fleet.stop();
     await this.ingest.stop();

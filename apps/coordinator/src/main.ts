@@ -1,11 +1,19 @@
 import { loadConfig } from '@crawler/shared/config';
 import { createLogger } from '@crawler/shared/log';
+import { RedisNotDurableError, RedisUnavailableError } from '@crawler/shared/redis';
 import { Coordinator } from './coordinator';
 
 // The coordinator process: `tsx apps/coordinator/src/main.ts`.
 const config = loadConfig();
 const log = createLogger('coordinator', config.LOG_LEVEL);
-const coordinator = await Coordinator.start(config, log);
+const coordinator = await Coordinator.start(config, log).catch((err: unknown) => {
+  // These say what is wrong and how to fix it (e.g. run Redis with AOF): just that, no stack.
+  if (err instanceof RedisNotDurableError || err instanceof RedisUnavailableError) {
+    console.error(`✗ ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+});
 log.info({ url: coordinator.url }, 'coordinator listening');
 console.log(`coordinator: API on ${coordinator.url} (REST /v1, tRPC /trpc)`);
 

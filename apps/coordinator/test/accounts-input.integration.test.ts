@@ -37,7 +37,7 @@ interface Case {
   fields?: string[];
 }
 
-const HUGE = `{"email": "a@b.c", "password": "${'x'.repeat(70 * 1024)}"}`;
+const HUGE = `{"email": "a@b.co", "password": "${'x'.repeat(70 * 1024)}"}`;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const viewerPath = () => `/v1/users/${kit.accounts.viewer.id}`;
 
@@ -73,10 +73,20 @@ const cases: Case[] = [
     fields: ['email'],
   },
   {
+    name: 'login: not an email',
+    method: 'POST',
+    path: '/v1/auth/login',
+    body: '{"email": "admin@localhost", "password": "x"}',
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: /^email: an email address/,
+    fields: ['email'],
+  },
+  {
     name: 'login: password missing',
     method: 'POST',
     path: '/v1/auth/login',
-    body: '{"email": "a@b.c"}',
+    body: '{"email": "a@b.co"}',
     status: 400,
     code: 'BAD_REQUEST',
     message: /password/,
@@ -86,7 +96,7 @@ const cases: Case[] = [
     name: 'login: unknown field',
     method: 'POST',
     path: '/v1/auth/login',
-    body: '{"email": "a@b.c", "password": "x", "remember": true}',
+    body: '{"email": "a@b.co", "password": "x", "remember": true}',
     status: 400,
     code: 'BAD_REQUEST',
     message: /"remember"/,

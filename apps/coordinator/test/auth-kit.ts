@@ -41,8 +41,12 @@ export interface AuthKit {
   stop(): Promise<void>;
 }
 
-export async function startAuthKit(name: string): Promise<AuthKit> {
-  const env = makeTestEnv();
+/** `overrides`: environment variables for the coordinator (see makeTestEnv). */
+export async function startAuthKit(
+  name: string,
+  overrides: Record<string, string> = {},
+): Promise<AuthKit> {
+  const env = makeTestEnv(overrides);
   const coordinator = await Coordinator.start(env.config, createLogger(name, 'silent'));
   const db = new pg.Client({ connectionString: env.config.DATABASE_URL });
   await db.connect();

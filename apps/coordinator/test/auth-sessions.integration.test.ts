@@ -60,12 +60,16 @@ describe('login', () => {
       body: { email: 'gone@test.local', password: 'gone-password', role: 'viewer' },
     });
     await kit.call('PATCH', `/v1/users/${disabled.body.id}`, { body: { disabled: true } });
+    // A token-only account (like ADMIN_TOKEN's owner without ADMIN_EMAIL) has no password.
+    await kit.db.query(
+      `INSERT INTO users (email, role, name) VALUES ('token-only@test.local', 'viewer', '')`,
+    );
     const bodies: unknown[] = [];
     for (const body of [
       { email: 'operator@test.local', password: 'wrong-password' },
       { email: 'nobody@test.local', password: 'operator-password-1' },
       { email: 'gone@test.local', password: 'gone-password' },
-      { email: 'admin@localhost', password: 'anything-at-all' },
+      { email: 'token-only@test.local', password: 'anything-at-all' },
     ]) {
       const res = await httpCall<ApiError>(kit.url, 'POST', '/v1/auth/login', {
         body,

@@ -56,6 +56,8 @@ describe('GET /v1/stats/series', () => {
         t: number;
         pages: number;
         s2xx: number;
+        s5xx: number;
+        no_answer: number;
         errors: number;
         p95_ms: number;
         duplicates: number;
@@ -67,11 +69,14 @@ describe('GET /v1/stats/series', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect([res.body.window, res.body.bucket_s]).toEqual(['15m', 15]);
     expect(res.body.buckets.length).toBeGreaterThanOrEqual(60);
-    const sum = (k: 'pages' | 's2xx' | 'errors' | 'duplicates' | 'near_duplicates') =>
-      res.body.buckets.reduce((a, b) => a + b[k], 0);
+    const sum = (
+      k: 'pages' | 's2xx' | 's5xx' | 'no_answer' | 'errors' | 'duplicates' | 'near_duplicates',
+    ) => res.body.buckets.reduce((a, b) => a + b[k], 0);
     expect(sum('pages')).toBe(60);
     expect(sum('s2xx')).toBe(20);
     expect(sum('errors')).toBe(20); // 503s and no answers
+    // The status mix's series count each response once: 10 503s, 10 without an answer.
+    expect([sum('s5xx'), sum('no_answer')]).toEqual([10, 10]);
     expect(sum('duplicates')).toBe(1);
     // Same SimHash, bodies with different hashes: near duplicates.
     expect(sum('near_duplicates')).toBeGreaterThan(0);
@@ -170,7 +175,7 @@ describe('GET /v1/hosts/{host} (extended)', () => {
       robots: unknown;
       recent_fetches: { url: string; status: number }[];
       recent_errors: { status: number; error_code: string }[];
-      audit: { actor: string; action: string; after: unknown }[];
+      audit: { actor: string | null; action: string; after: unknown }[];
     }>('GET', '/v1/hosts/h1.series.example', { as: 'viewer' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.policy.rate_limit_rps).toBe(2);
@@ -178,7 +183,14 @@ describe('GET /v1/hosts/{host} (extended)', () => {
     expect(res.body.recent_fetches).toHaveLength(20);
     expect(res.body.recent_errors.every((e) => e.status === 0 || e.status >= 400)).toBe(true);
     expect(res.body.audit.map((a) => a.action)).toEqual(['hosts.update']);
-    expect(res.body.audit[0]!.actor).toContain('admin@test.local');
+    // Who made a change is for operators and admins, as in the audit log.
+    expect(res.body.audit[0]!.actor).toBeNull();
+    const asOperator = await kit.call<{ audit: { actor: string | null }[] }>(
+      'GET',
+      '/v1/hosts/h1.series.example',
+      { as: 'operator' },
+    );
+    expect(asOperator.body.audit[0]!.actor).toContain('admin@test.local');
   });
 
   it('is 404 for a host no store knows', async () => {
@@ -202,13 +214,20 @@ describe('GET /v1/agents and /v1/shards', () => {
       ),
     );
     const res = await kit.call<{
-      items: { id: string; alive: boolean; leases: number; hosts: string[]; pages_per_s: number }[];
+      items: {
+        id: string;
+        alive: boolean;
+        state: string;
+        leases: number;
+        hosts: string[];
+        pages_per_s: number;
+      }[];
       next_cursor: string | null;
     }>('GET', '/v1/agents', { as: 'viewer' });
     expect(res.status).toBe(200);
-    expect(res.body.items.map((a) => [a.id, a.alive, a.leases])).toEqual([
-      ['agent-a', true, 0],
-      ['agent-b', false, 0],
+    expect(res.body.items.map((a) => [a.id, a.alive, a.state, a.leases])).toEqual([
+      ['agent-a', true, 'alive', 0],
+      ['agent-b', false, 'dead', 0],
     ]);
     expect(res.body.items[0]!.pages_per_s).toBeGreaterThanOrEqual(0.5);
     const paged = await kit.call<{ items: { id: string }[]; next_cursor: string | null }>(
@@ -225,12 +244,20 @@ describe('GET /v1/agents and /v1/shards', () => {
     await kit.coordinator.fleet.recordOnce();
     await s.redis.zrem(s.agentsKey, 'agent-gone');
     const res = await kit.call<{
-      items: { id: string; alive: boolean; last_beat_at: string; first_seen_at: string | null }[];
+      items: {
+        id: string;
+        alive: boolean;
+        state: string;
+        last_beat_at: string;
+        first_seen_at: string | null;
+      }[];
     }>('GET', '/v1/agents');
     const gone = res.body.items.find((a) => a.id === 'agent-gone');
+    // It left the heartbeat set as a clean stop does: stopped, not alive and not dead.
     expect(gone).toEqual(
       expect.objectContaining({
-        alive: true,
+        alive: false,
+        state: 'stopped',
         last_beat_at: new Date(beat).toISOString(),
         first_seen_at: new Date(beat).toISOString(),
       }),

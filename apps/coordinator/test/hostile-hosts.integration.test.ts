@@ -1,15 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
+import { fileURLToPath } from 'node:url';
+import {
+  startHostileFleet,
+  startSyntheticWeb,
+  type HostileFleet,
+  type SyntheticWeb,
+} from '@crawler/synthetic-web';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 
 // The synthetic web's hostile hosts (a 20 MB page, a gzip bomb, a trickling server, huge
-// headers, a slow server, malformed HTML, a redirect loop): each ends with its own outcome in
-// telemetry, nothing crashes, and memory stays bounded.
+// headers, a slow server, malformed HTML, a redirect loop) and the hostile fleet (2,000 origins
+// with a 500 KiB robots.txt of 1,000 rules, 50 gzip bombs at once): each ends with its own
+// outcome in telemetry, nothing crashes, and the agent's memory stays bounded. The agent runs as
+// its own process (the compiled one, as in production), so its RSS is its own: the web, the
+// coordinator and the embedded ClickHouse live in this process.
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const MiB = 1024 * 1024;
+const AGENT_RSS_LIMIT = 512 * MiB;
+
 let web: SyntheticWeb;
+let fleet: HostileFleet;
 let stack: CrawlStack;
+let agent: ChildProcess | null = null;
+let agentStderr = '';
+/** The agent process's RSS: sampled, and its kernel high-water mark (VmHWM) before it stops. */
 let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+let hwm = 0;
+let metricsText = '';
+let crawlMs = 0;
 
 type Row = {
   host: string;
@@ -23,55 +46,147 @@ let rows: Row[] = [];
 const hostOfKind = (kind: string) => web.hosts.find((h) => h.kind === kind)!.host;
 const rowsOf = (kind: string) => rows.filter((r) => r.host === hostOfKind(kind));
 
+/** One of the /proc/<pid>/status sizes (VmRSS, VmHWM), bytes; 0 once the process is gone. */
+function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A metric's value from Prometheus text, or NaN. */
+function metric(name: string): number {
+  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metricsText);
+  return m ? Number(m[1]) : Number.NaN;
+}
+
 beforeAll(async () => {
+  // The compiled agent, built here when stale (npm test builds first: then a no-op).
+  const builder = new URL('scripts/build.mjs', `file://${ROOT}/`).href;
+  const { ensureBuilt } = (await import(builder)) as {
+    ensureBuilt: (names: string[], opts?: { log?: (line: string) => void }) => Promise<string[]>;
+  };
+  await ensureBuilt(['agent'], { log: () => undefined });
+
   web = await startSyntheticWeb({ seed: 11, hosts: 50, maxPagesPerHost: 10, hostile: true });
-  stack = await startCrawlStack(
-    web,
-    {
-      CRAWLER_DEFAULT_GAP_MS: '50',
-      FETCH_TOTAL_TIMEOUT_MS: '3000',
-      FETCH_FIRST_BYTE_TIMEOUT_MS: '2500',
-      // The trickle (2 bytes/s) is cut by the minimum speed well before the overall deadline.
-      FETCH_MIN_SPEED_WINDOW_MS: '1500',
-      FRONTIER_MAX_ATTEMPTS: '2',
-      FRONTIER_BACKOFF_BASE_MS: '200',
-      FRONTIER_BACKOFF_MAX_MS: '500',
-      ROBOTS_RETRY_BASE_MS: '300',
-      ROBOTS_MAX_FAILURES: '2',
-      CRAWLER_MAX_DEPTH: '2',
-    },
-    ['agent-hostile'],
-  );
+  fleet = await startHostileFleet({ robotsHosts: Number(process.env.DBG_ROBOTS ?? 2000), bombHosts: 50 });
+  const overrides = {
+    CRAWLER_DEFAULT_GAP_MS: '50',
+    FETCH_TOTAL_TIMEOUT_MS: '3000',
+    FETCH_FIRST_BYTE_TIMEOUT_MS: '2500',
+    // The trickle (2 bytes/s) is cut by the minimum speed well before the overall deadline.
+    FETCH_MIN_SPEED_WINDOW_MS: '1500',
+    FRONTIER_MAX_ATTEMPTS: '2',
+    FRONTIER_BACKOFF_BASE_MS: '200',
+    FRONTIER_BACKOFF_MAX_MS: '500',
+    ROBOTS_RETRY_BASE_MS: '300',
+    ROBOTS_MAX_FAILURES: '2',
+    CRAWLER_MAX_DEPTH: '2',
+  };
+  stack = await startCrawlStack({ dnsMap: { ...web.dnsMap, ...fleet.dnsMap } }, overrides, []);
   const hostile = new Set(web.hosts.filter((h) => h.kind !== 'normal').map((h) => h.host));
   const seeds = web.seeds.filter((s) => hostile.has(new URL(s).hostname));
-  const res = await fetch(`${stack.coordinator.url}/v1/seeds`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...stack.env.auth },
-    body: JSON.stringify({ urls: seeds }),
-  });
-  expect(res.status).toBe(200);
-  stack.agents[0]!.start();
-  const until = Date.now() + 90_000;
-  while (Date.now() < until) {
-    await sleep(500);
-    if (stack.agents[0]!.activeLeases === 0 && (await stack.coordinator.services.frontier.isIdle()))
-      break;
+  for (const batch of [seeds.concat(fleet.bombSeeds), fleet.robotsSeeds]) {
+    const res = await fetch(`${stack.coordinator.url}/v1/seeds`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...stack.env.auth },
+      body: JSON.stringify({ urls: batch }),
+    });
+    expect(res.status).toBe(200);
   }
-  await stack.agents[0]!.stop();
+
+  const config = stack.env.config;
+  const metricsPort = await freePort();
+  const started = Date.now();
+  agent = spawn(process.execPath, [...(process.env.DBG_GC ? ['--trace-gc'] : []), join(ROOT, 'apps/agent/dist/main.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...overrides,
+      REDIS_URL: config.REDIS_URL,
+      REDIS_PREFIX: config.REDIS_PREFIX,
+      FRONTIER_SHARDS: String(config.FRONTIER_SHARDS),
+      DATA_DIR: stack.env.dataDir,
+      CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
+      // startCrawlStack wrote the web's host → IPv4 map there.
+      CRAWLER_DNS_MAP: join(stack.env.dataDir, 'dns-map.json'),
+      AGENT_ID: 'agent-hostile',
+      AGENT_PARSE_THREADS: '1',
+      AGENT_METRICS_PORT: String(metricsPort),
+      LOG_LEVEL: 'warn',
+      ...(process.env.DBG_ROBOTS_BYTES ? { AGENT_ROBOTS_CACHE_BYTES: process.env.DBG_ROBOTS_BYTES } : {}),
+      ...(process.env.DBG_BODY_BYTES ? { AGENT_BODY_BUDGET_BYTES: process.env.DBG_BODY_BYTES } : {}),
+    },
+    stdio: ['ignore', process.env.DBG_GC ? 'pipe' : 'ignore', 'pipe'],
+  });
+  if (process.env.DBG_GC) { const { createWriteStream } = await import('node:fs'); agent.stdout!.pipe(createWriteStream('/tmp/mem/gc.log')); }
+  agent.stderr!.on('data', (c: Buffer) => (agentStderr = (agentStderr + c.toString()).slice(-4000)));
+  const pid = agent.pid!;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatus(pid, 'VmRSS'))), 100);
+  const dbgPeaks = new Map<string, number>();
+  const dbg = setInterval(() => {
+    void fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text()).then((t) => {
+      for (const line of t.split('\n')) {
+        const m = /^(nodejs_heap_size_total_bytes|nodejs_heap_size_used_bytes|nodejs_external_memory_bytes|process_resident_memory_bytes|crawler_active_leases|crawler_body_budget_bytes|crawler_robots_cache_bytes)(?:\{[^}]*\})? (\S+)$/.exec(line);
+        if (m) dbgPeaks.set(m[1]!, Math.max(dbgPeaks.get(m[1]!) ?? 0, Number(m[2])));
+      }
+      const fs = fleet.stats();
+      console.log('DBGT', Math.round((Date.now() - started) / 1000), JSON.stringify(fs), Math.round(procStatus(pid, 'VmRSS') / MiB));
+    }).catch(() => undefined);
+  }, 2000);
+  try {
+    const until = Date.now() + 150_000;
+    while (Date.now() < until && agent.exitCode === null) {
+      await sleep(500);
+      if (await stack.coordinator.services.frontier.isIdle()) break;
+    }
+    crawlMs = Date.now() - started;
+    hwm = procStatus(pid, 'VmHWM');
+    metricsText = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      .then((r) => r.text())
+      .catch(() => '');
+    const exited = new Promise<void>((resolve) => agent!.once('exit', () => resolve()));
+    if (agent.exitCode === null) agent.kill('SIGTERM');
+    await exited;
+  } finally {
+    clearInterval(sampler);
+    clearInterval(dbg);
+    console.log('DBGPEAKS', JSON.stringify([...dbgPeaks].map(([k, v]) => [k, Math.round(v / MiB)])));
+  }
   await stack.coordinator.ingest.settle();
   rows = await stack.coordinator.services.analytics.queryJson<Row>(
     'SELECT host, url, status, error_code, fetch_ms, toString(bytes) AS bytes FROM fetches FINAL',
   );
-}, 120_000);
+  const hist = new Map<string, number>();
+  for (const r of rows) hist.set(`${r.status} ${r.error_code}`, (hist.get(`${r.status} ${r.error_code}`) ?? 0) + 1);
+  console.log('DBG', JSON.stringify([...hist]), agentStderr.slice(-2000));
+}, 240_000);
 
 afterAll(async () => {
-  clearInterval(sampler);
+  if (agent && agent.exitCode === null) agent.kill('SIGKILL');
   await stack?.stop();
   await web?.close();
+  await fleet?.close();
 });
 
 describe('hostile hosts', () => {
   it('crawls them all to the end without crashing', async () => {
+    expect(agent?.exitCode, agentStderr).toBe(0);
     expect(await stack.coordinator.services.frontier.isIdle()).toBe(true);
     for (const kind of [
       'huge-page',
@@ -116,8 +231,34 @@ describe('hostile hosts', () => {
     expect(new Set(loop.map((r) => r.url)).size).toBe(loop.length);
   });
 
-  it('keeps memory bounded (the whole test process: web, coordinator, ClickHouse, agent)', () => {
-    console.log(`peak RSS ${Math.round(peakRss / 1048576)} MB`);
-    expect(peakRss).toBeLessThan(1024 * 1048576);
+  it('reads 2,000 robots.txt of 500 KiB and 50 gzip bombs at once, each bomb to the cap', () => {
+    const s = fleet.stats();
+    expect(s.robots).toBeGreaterThanOrEqual(2000);
+    expect(s.pages).toBe(2000); // each home page once (and a soft-404 probe each: `other`)
+    expect(s.bombs).toBeGreaterThanOrEqual(50);
+    // The agent had the bombs open together (waiting for body budget, sockets paused).
+    expect(s.bombsPeak).toBeGreaterThanOrEqual(25);
+    const bombs = rows.filter((r) => r.host.endsWith('.fleet.test') && r.url.endsWith('/bomb.html'));
+    expect(bombs).toHaveLength(50);
+    expect(bombs.every((r) => r.error_code === 'too_large' && Number(r.bytes) === 10 * MiB)).toBe(
+      true,
+    );
+  });
+
+  it('keeps the agent process under 512 MB of RSS, its caches within their budgets', () => {
+    const robotsBytes = metric('crawler_robots_cache_bytes');
+    const bodyPeak = metric('crawler_body_budget_peak_bytes');
+    console.log(
+      `agent peak RSS ${Math.round(Math.max(hwm, peakRss) / MiB)} MB (VmHWM ${Math.round(hwm / MiB)} MB, ` +
+        `sampled ${Math.round(peakRss / MiB)} MB); robots cache ${Math.round(robotsBytes / MiB)} MiB ` +
+        `in ${metric('crawler_robots_cache_origins')} origins; body budget peak ${Math.round(bodyPeak / MiB)} MiB, ` +
+        `${metric('crawler_body_budget_waits_total')} waits; crawl ${(crawlMs / 1000).toFixed(1)} s`,
+    );
+    expect(hwm).toBeGreaterThan(0);
+    expect(Math.max(hwm, peakRss)).toBeLessThan(AGENT_RSS_LIMIT);
+    expect(robotsBytes).toBeLessThanOrEqual(64 * MiB);
+    expect(robotsBytes).toBeGreaterThan(32 * MiB); // the cache was full: the budget bound it
+    expect(bodyPeak).toBeLessThanOrEqual(64 * MiB + 10 * MiB);
+    expect(metric('crawler_body_budget_waits_total')).toBeGreaterThan(0);
   });
 });

@@ -351,7 +351,9 @@ describe('schema.prisma and the SQL migrations agree', () => {
           string,
         ];
         const rel =
-          /@relation\(fields: \[(\w+)\], references: \[(\w+)\](?:, onDelete: (\w+))?/.exec(attrs);
+          /@relation\((?:"\w+", )?fields: \[(\w+)\], references: \[(\w+)\](?:, onDelete: (\w+))?/.exec(
+            attrs,
+          );
         if (rel)
           relations.push({
             field: rel[1]!,

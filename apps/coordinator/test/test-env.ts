@@ -42,6 +42,11 @@ export function makeTestEnv(overrides: Record<string, string> = {}): TestEnv {
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
     ADMIN_TOKEN: admin.token,
+    // The machine's Redis persists nothing; each test's keys are throw-away anyway.
+    REDIS_VOLATILE_OK: 'true',
+    // OWASP's scrypt cost (2^17) takes most of a second a hash on a busy test machine; tests
+    // of the production cost override this.
+    PASSWORD_SCRYPT_LOG2_N: '14',
     ...overrides,
   });
   return {

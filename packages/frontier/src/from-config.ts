@@ -8,6 +8,7 @@ export function frontierOptions(c: Config): FrontierOptions {
     prefix: c.REDIS_PREFIX,
     shards: c.FRONTIER_SHARDS,
     leaseMs: c.LEASE_MS,
+    leaseTtlMs: c.LEASE_TTL_MS,
     maxUrlsPerLease: c.LEASE_MAX_URLS,
     defaultGapMs: c.CRAWLER_DEFAULT_GAP_MS,
     seen: {

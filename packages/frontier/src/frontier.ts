@@ -28,6 +28,7 @@ import type {
   HostLease,
   LeaseFailure,
   LeaseOutcome,
+  OpenLease,
 } from './types';
 
 export interface FrontierOptions {
@@ -35,8 +36,14 @@ export interface FrontierOptions {
   prefix: string;
   /** Logical shards, fixed per installation. */
   shards: number;
-  /** Lease length in ms (default 5 minutes). */
+  /** Longest an agent may work one lease, in ms (default 5 minutes): sizes its batch. */
   leaseMs?: number;
+  /**
+   * How long a lease lives unless its agent renews it (`renew`), in ms (default: leaseMs, no
+   * renewal needed). Short (LEASE_TTL_MS, 15 s) in the crawl: a dead agent's hosts come back
+   * within it.
+   */
+  leaseTtlMs?: number;
   /** URLs per lease at most (default 50). */
   maxUrlsPerLease?: number;
   /** Default gap between two requests to one host, in ms (default 1,000). */
@@ -129,6 +136,19 @@ const leaseReply = z.array(
 const statsReply = z.array(z.coerce.number()).length(10);
 const demoteReply = z.tuple([z.number(), z.number()]);
 const failReply = z.union([z.literal(-1), z.tuple([z.number(), z.number(), z.number()])]);
+const renewReply = z.array(z.number());
+const listLeasesReply = z.array(z.tuple([z.string(), z.string(), z.string(), z.coerce.number()]));
+
+/** Indexes of `items` by shard, in order within each shard. */
+function groupByShard(items: ReadonlyArray<{ shard: number }>): Map<number, number[]> {
+  const byShard = new Map<number, number[]>();
+  items.forEach((it, i) => {
+    const list = byShard.get(it.shard);
+    if (list) list.push(i);
+    else byShard.set(it.shard, [i]);
+  });
+  return byShard;
+}
 
 /**
  * Client of the Redis frontier: per-host queues (priority tiers 0–9 and a re-crawl queue) in
@@ -157,6 +177,7 @@ export class Frontier {
       prefix: opts.prefix,
       shards: opts.shards,
       leaseMs: opts.leaseMs ?? 300_000,
+      leaseTtlMs: opts.leaseTtlMs ?? opts.leaseMs ?? 300_000,
       maxUrlsPerLease: opts.maxUrlsPerLease ?? 50,
       defaultGapMs: opts.defaultGapMs ?? 1000,
       tierWeights: checkTierWeights(opts.tierWeights ?? DEFAULT_TIER_WEIGHTS),
@@ -362,7 +383,7 @@ export class Frontier {
   private async lockIp(l: HostLease): Promise<boolean> {
     if (!l.ip) return true;
     const key = this.keys.ipLock(l.ip);
-    return (await this.redis.set(key, l.leaseId, 'PX', l.leaseMs, 'NX')) === 'OK';
+    return (await this.redis.set(key, l.leaseId, 'PX', l.ttlMs, 'NX')) === 'OK';
   }
 
   /** Frees the lease's IP (after the IP's pause), if the lease holds it. */
@@ -389,6 +410,7 @@ export class Frontier {
       o.recrawlShare,
       o.dailyBudget,
       Math.max(250, o.ipGapMs),
+      o.leaseTtlMs,
     );
     const parsed = leaseReply.safeParse(reply);
     if (!parsed.success)
@@ -398,6 +420,7 @@ export class Frontier {
       shard,
       host,
       leaseMs,
+      ttlMs: o.leaseTtlMs,
       gapMs,
       maxConnections,
       ip: ip || null,
@@ -483,6 +506,98 @@ export class Frontier {
     if (ok && lease.ip)
       await this.cmd.extendIpLock(this.keys.ipLock(lease.ip), lease.leaseId, Math.round(ms));
     return ok;
+  }
+
+  /**
+   * Renews open leases for another `leaseTtlMs` (an agent's heartbeat for its leases), one
+   * script call per shard, and their IP locks. Returns, per lease in order, its new deadline
+   * (ms, Redis time) or null when it is no longer current (expired and reclaimed, or released).
+   */
+  async renew(leases: readonly LeaseRef[]): Promise<Array<number | null>> {
+    const out = new Array<number | null>(leases.length).fill(null);
+    const ttl = this.o.leaseTtlMs;
+    await Promise.all(
+      [...groupByShard(leases)].map(async ([s, idx]) => {
+        const reply = renewReply.parse(
+          await waitOutShardMove(() =>
+            this.cmd.renewLeases(
+              this.keys.leases(s),
+              this.keys.stats(s),
+              this.keys.shard(s),
+              ttl,
+              ...idx.map((i) => leases[i]!.leaseId),
+            ),
+          ),
+        );
+        idx.forEach((i, j) => (out[i] = reply[j]! >= 0 ? reply[j]! : null));
+      }),
+    );
+    await Promise.all(
+      leases.flatMap((l, i) =>
+        out[i] !== null && l.ip
+          ? [this.cmd.extendIpLock(this.keys.ipLock(l.ip), l.leaseId, ttl)]
+          : [],
+      ),
+    );
+    return out;
+  }
+
+  /**
+   * Records URLs of open leases as done (`index` in the lease's batch), so that a lease
+   * reclaimed from a dead agent returns only the rest. Call it once a URL's outputs are written.
+   * Returns how many marks were recorded (marks of leases no longer current are ignored).
+   */
+  async recordProgress(
+    marks: ReadonlyArray<{ lease: Pick<HostLease, 'leaseId' | 'shard'>; index: number }>,
+  ): Promise<number> {
+    const n = await Promise.all(
+      [...groupByShard(marks.map((m) => m.lease))].map(([s, idx]) =>
+        waitOutShardMove(() =>
+          this.cmd.leaseProgress(
+            this.keys.leases(s),
+            this.keys.stats(s),
+            this.keys.shard(s),
+            ...idx.flatMap((i) => [marks[i]!.lease.leaseId, marks[i]!.index]),
+          ),
+        ),
+      ),
+    );
+    return n.reduce<number>((a, c) => a + Number(c), 0);
+  }
+
+  /** Open leases across shards, soonest deadline first within each shard (at most `limit` each). */
+  async openLeases(limit = 1000): Promise<OpenLease[]> {
+    const perShard = await Promise.all(
+      Array.from({ length: this.shards }, async (_, s) =>
+        listLeasesReply
+          .parse(await this.cmd.listLeases(this.keys.leases(s), this.keys.shard(s), limit))
+          .map(([leaseId, host, agentId, deadlineMs]) => ({
+            leaseId,
+            shard: s,
+            host,
+            agentId,
+            deadlineMs,
+          })),
+      ),
+    );
+    return perShard.flat().sort((a, b) => a.deadlineMs - b.deadlineMs);
+  }
+
+  /**
+   * Returns every open lease of one agent to the queues now, as if it had expired (URLs it
+   * recorded as done stay done): for an agent known dead. Returns how many leases.
+   */
+  async releaseLeasesOf(agentId: string): Promise<number> {
+    if (agentId === '') return 0;
+    const k = this.keys;
+    const n = await Promise.all(
+      Array.from({ length: this.shards }, (_, s) =>
+        waitOutShardMove(() =>
+          this.cmd.releaseLeases(k.ready(s), k.leases(s), k.stats(s), k.shard(s), agentId),
+        ),
+      ),
+    );
+    return n.reduce<number>((a, c) => a + Number(c), 0);
   }
 
   /** Returns the URLs of every expired lease to their queues. Returns how many leases. */

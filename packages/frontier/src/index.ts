@@ -1,5 +1,7 @@
 export { Frontier, FrontierDataError, type FrontierOptions } from './frontier';
 export { FrontierKeys, shardOf } from './keys';
+/** The scripts' include loader, for scripts beside the frontier that share its includes. */
+export { loadScript } from './scripts';
 export {
   DEFAULT_PRIORITY,
   DEFAULT_TIER_WEIGHTS,
@@ -22,6 +24,7 @@ export type {
   QueueTier,
   LeaseFailure,
   LeaseOutcome,
+  OpenLease,
   UrlSource,
 } from './types';
 export { frontierOptions, openFrontier } from './from-config';

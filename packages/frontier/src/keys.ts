@@ -32,6 +32,14 @@ export class FrontierKeys {
   dead(shard: number): string {
     return `${this.shard(shard)}dead`;
   }
+  /**
+   * The frontier's generation marker (JSON: when this Redis dataset was initialised or rebuilt,
+   * and from what), written by the coordinator only. Missing while Postgres has seeds: Redis was
+   * lost, and the coordinator rebuilds the frontier (apps/coordinator/src/frontier-rebuild).
+   */
+  generation(): string {
+    return `${this.prefix}:generation`;
+  }
   /** Pub/sub channel where policy changes are announced to agents (JSON HostPolicyNotice). */
   policyChannel(): string {
     return `${this.prefix}:policy`;

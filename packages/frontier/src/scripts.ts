@@ -28,6 +28,10 @@ const scripts = {
   demoteHost: 'demoteHost-2.lua',
   shardStats: 'shardStats-5.lua',
   seenBatch: 'seenBatch-1.lua',
+  renewLeases: 'renewLeases-2.lua',
+  leaseProgress: 'leaseProgress-2.lua',
+  releaseLeases: 'releaseLeases-3.lua',
+  listLeases: 'listLeases-1.lua',
 } as const;
 
 export type ScriptName = keyof typeof scripts;

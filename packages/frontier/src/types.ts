@@ -77,8 +77,13 @@ export interface HostLease {
   leaseId: string;
   shard: number;
   host: string;
-  /** How long the lease lasts from the moment it was granted (ms). */
+  /** Longest the agent may work the lease from the moment it was granted (ms). */
   leaseMs: number;
+  /**
+   * How long the lease lives from the moment it was granted, and from each renewal, unless the
+   * agent renews it (ms): the agent starts no request that could end past it.
+   */
+  ttlMs: number;
   /** The host's configured gap between requests (ms), before robots Crawl-delay and slowness. */
   gapMs: number;
   /**
@@ -89,6 +94,16 @@ export interface HostLease {
   /** The host's IP as last connected, if known. */
   ip: string | null;
   urls: LeasedUrl[];
+}
+
+/** An open lease, for the console: who holds which host until when. */
+export interface OpenLease {
+  leaseId: string;
+  shard: number;
+  host: string;
+  agentId: string;
+  /** When the lease expires unless renewed (ms since the epoch, Redis time). */
+  deadlineMs: number;
 }
 
 export interface FrontierStats {

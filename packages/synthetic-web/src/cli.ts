@@ -3,7 +3,7 @@
  *
  *   tsx packages/synthetic-web/src/cli.ts serve [--hosts 300] [--seed 1] [--port 0] [--log FILE]
  *       [--out DIR] [--max-pages 200] [--no-hostile] [--cycle 1] [--token crawlerbot]
- *       [--trap-families]
+ *       [--trap-families] [--log-links]
  *     Starts the web, writes dns-map.json, seeds.txt and manifest.json into --out, prints one JSON
  *     line {port, hosts, dnsMap, seeds, manifest} and serves until SIGINT/SIGTERM.
  *     SIGUSR2 advances the cycle by one and rewrites manifest.json.
@@ -38,6 +38,7 @@ async function serve(argv: string[]): Promise<void> {
       cycle: { type: 'string' },
       token: { type: 'string' },
       'trap-families': { type: 'boolean' },
+      'log-links': { type: 'boolean' },
     },
   });
   const out = resolve(values.out ?? './data/synthetic');
@@ -52,6 +53,7 @@ async function serve(argv: string[]): Promise<void> {
     cycle: num(values.cycle, 'cycle', 1),
     productToken: values.token,
     trapFamilies: values['trap-families'] === true,
+    logLinks: values['log-links'] === true,
   });
   const files = {
     dnsMap: resolve(out, 'dns-map.json'),

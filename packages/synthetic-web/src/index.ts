@@ -28,6 +28,12 @@ export type {
   SyntheticWebOptions,
   Violation,
 } from './types.js';
+export {
+  fleetRobotsTxt,
+  startHostileFleet,
+  type HostileFleet,
+  type HostileFleetOptions,
+} from './server/hostile-fleet.js';
 export { scoreCrawl } from './scorer/score.js';
 export { readRequestLog } from './scorer/read-log.js';
 export { canonicalizeUrl, isTrapUrl, isTrackingParam } from './canonical.js';
@@ -87,6 +93,7 @@ export async function startSyntheticWeb(opts: SyntheticWebOptions = {}): Promise
     busyServed: new Set(),
     shopRenders: 0,
     sessionRenders: new Map(),
+    logLinks: opts.logLinks ?? false,
   };
   const log = new RequestLog(opts.logPath);
   const listeners = await listenHosts(

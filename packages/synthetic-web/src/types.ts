@@ -31,6 +31,11 @@ export interface SyntheticWebOptions {
    * the same.
    */
   trapFamilies?: boolean;
+  /**
+   * Record in each log entry of an HTML page answered 200 the page's links (`links`), default
+   * false: what a crawler was shown, for benchmarks that account for every discovered URL.
+   */
+  logLinks?: boolean;
 }
 
 /** One host of the synthetic web. */
@@ -120,6 +125,12 @@ export interface RequestLogEntry {
   inflightAtStart: number;
   /** True when the response closed before it was completely written. */
   aborted: boolean;
+  /**
+   * With `logLinks`, on HTML pages answered 200 (GET): the absolute URLs of the page's
+   * `<a href>` links in document order, resolved against its `<base href>` and URL, not
+   * canonicalized (fragments, tracking parameters, `mailto:` kept as written).
+   */
+  links?: string[];
 }
 
 /** The running synthetic web. */
@@ -160,6 +171,11 @@ export interface ScoreInput {
    * first gap check). Default: score everything.
    */
   sinceMs?: number;
+  /**
+   * Requests (by `seq`) whose answer the crawler could not keep — e.g. its WARC write failed, so
+   * it fetches the URL again: they settle nothing, so that retry is no duplicate. Default none.
+   */
+  unsettled?: ReadonlySet<number>;
   /**
    * Seconds the crawl ran, for `useful_pages_per_s`. Default: from the first scored request's
    * start to the last one's end.

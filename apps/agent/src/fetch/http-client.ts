@@ -4,6 +4,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { LookupFunction } from 'node:net';
+import { BodyBudget, type BodyReservation } from './body-budget';
 import { FetchError } from './fetch-error';
 import type { NetworkGuard } from './network-guard';
 import { DnsError, type HostResolver } from './resolve-host';
@@ -22,6 +23,11 @@ export interface HttpClientOptions {
    */
   minSpeedBytesPerS?: number;
   minSpeedWindowMs?: number;
+  /**
+   * Decoded body bytes this client holds at once across its requests (AGENT_BODY_BUDGET_BYTES;
+   * see {@link BodyBudget}); 0 or absent: no budget.
+   */
+  bodyBudgetBytes?: number;
   resolver: HostResolver;
   guard: NetworkGuard;
 }
@@ -54,6 +60,11 @@ export interface HttpResponse {
 /** The most connections a host's policy may allow (host_policies.max_connections). */
 export const MAX_CONNECTIONS_PER_HOST = 16;
 
+/** First slab of a body of unknown decoded size (compressed, or no Content-Length). */
+const FIRST_SLAB_BYTES = 64 * 1024;
+/** A growing reservation doubles, by at most this much a step. */
+const MAX_GROW_STEP_BYTES = 1024 * 1024;
+
 export class HttpClient {
   /** One connection per origin: politeness's default, enforced by the pool itself. */
   private readonly dispatcher: Agent;
@@ -64,6 +75,10 @@ export class HttpClient {
   private readonly multiDispatcher: Agent;
   /** host name → last IP connected, for telemetry and per-IP politeness. */
   private readonly lastIp = new Map<string, string>();
+  /** Decoded bodies held at once (null: unbounded). */
+  readonly bodyBudget: BodyBudget | null;
+  /** Reservations of responses returned with `holdBody`, until {@link releaseBody}. */
+  private readonly held = new WeakMap<HttpResponse, BodyReservation>();
 
   /** The User-Agent of requests from now on (operators may change the contact URL live). */
   setUserAgent(userAgent: string): void {
@@ -71,6 +86,7 @@ export class HttpClient {
   }
 
   constructor(private readonly opts: HttpClientOptions) {
+    this.bodyBudget = opts.bodyBudgetBytes ? new BodyBudget(opts.bodyBudgetBytes) : null;
     const lookup: LookupFunction = (hostname, options, callback) => {
       opts.resolver.resolve(hostname).then(
         (ips) => {
@@ -124,13 +140,25 @@ export class HttpClient {
   }
 
   /**
+   * Gives back the body budget a response fetched with `holdBody` holds (idempotent; a no-op
+   * for other responses).
+   */
+  releaseBody(res: HttpResponse): void {
+    this.held.get(res)?.release();
+    this.held.delete(res);
+  }
+
+  /**
    * GETs a URL once (no redirects followed: the caller decides). `multiConnection` uses the pool
-   * that may open several connections to the origin (hosts allowed more than one).
+   * that may open several connections to the origin (hosts allowed more than one). The body
+   * counts against the body budget while it is read; with `holdBody` until the caller passes
+   * the response to {@link releaseBody} (after archiving and parsing it), else until this
+   * returns.
    */
   async get(
     url: string,
     extraHeaders: Record<string, string> = {},
-    opts: { multiConnection?: boolean } = {},
+    opts: { multiConnection?: boolean; holdBody?: boolean } = {},
   ): Promise<HttpResponse> {
     const u = new URL(url);
     const literal = u.hostname.replace(/^\[|\]$/g, '');
@@ -147,18 +175,15 @@ export class HttpClient {
       ...Object.entries(extraHeaders),
     ];
     const started = performance.now();
-    // The overall deadline: a controller and a timer cleared when the body is in, rather than
-    // AbortSignal.timeout, whose timer (and signal) would outlive every fetch by the whole
-    // deadline — thousands of live timers and signals at a few hundred fetches a second.
-    const controller = new AbortController();
-    const deadline = controller.signal;
-    const timer = setTimeout(() => controller.abort(), this.opts.totalTimeoutMs);
-    timer.unref();
+    const timer = new Deadline(this.opts.totalTimeoutMs);
+    const deadline = timer.signal;
     let res: Awaited<ReturnType<typeof request>>;
     let headers: Array<[string, string]>;
     let encoding: string;
     let body: Buffer;
     let truncated: HttpResponse['truncated'];
+    let reservation: BodyReservation | null = null;
+    let waitedMs = 0;
     try {
       try {
         res = await request(u, {
@@ -172,11 +197,17 @@ export class HttpClient {
       }
       headers = flattenHeaders(res.headers);
       encoding = (headerValue(headers, 'content-encoding') ?? '').trim().toLowerCase();
-      ({ body, truncated } = await this.readBody(res.body, encoding, deadline));
+      const length = Number(headerValue(headers, 'content-length') ?? NaN);
+      ({ body, truncated, reservation, waitedMs } = await this.readBody(
+        res.body,
+        encoding,
+        timer,
+        Number.isSafeInteger(length) && length >= 0 ? length : null,
+      ));
     } finally {
-      clearTimeout(timer);
+      timer.clear();
     }
-    return {
+    const response: HttpResponse = {
       url,
       status: res.statusCode,
       statusText: STATUS_CODES[res.statusCode] ?? '',
@@ -187,23 +218,60 @@ export class HttpClient {
       contentEncoding: encoding && encoding !== 'identity' ? encoding : null,
       truncated,
       contentType: (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase(),
-      fetchMs: performance.now() - started,
+      // Time spent waiting for body budget is the agent's, not the server's (the pacer's 10×).
+      fetchMs: performance.now() - started - waitedMs,
       ip: this.ipOf(u.hostname),
     };
+    if (reservation) {
+      if (opts.holdBody) this.held.set(response, reservation);
+      else reservation.release();
+    }
+    return response;
   }
 
   async close(): Promise<void> {
     await Promise.all([this.dispatcher.close(), this.multiDispatcher.close()]);
   }
 
+  /**
+   * Reads and decodes a body up to the cap. Under a body budget it first reserves the body's
+   * size when known (identity encoding with Content-Length, at most the cap) or a first slab,
+   * and grows the reservation before keeping bytes beyond it. A wait for budget is the agent's
+   * doing, not the server's: the socket stays paused (TCP holds the server back), the overall
+   * deadline and the speed window stop meanwhile, and the time is not the server's fetch time.
+   */
   private async readBody(
     raw: Readable,
     encoding: string,
-    deadline: AbortSignal,
-  ): Promise<{ body: Buffer; truncated: HttpResponse['truncated'] }> {
+    timer: Deadline,
+    contentLength: number | null,
+  ): Promise<{
+    body: Buffer;
+    truncated: HttpResponse['truncated'];
+    reservation: BodyReservation | null;
+    waitedMs: number;
+  }> {
+    const deadline = timer.signal;
     const decoder = makeDecoder(encoding);
-    const source: Readable = decoder ? pipeline(raw, decoder, () => undefined) : raw;
     const cap = this.opts.maxBodyBytes;
+    const exact = decoder === null && contentLength !== null ? Math.min(contentLength, cap) : null;
+    let reservation: BodyReservation | null = null;
+    let waitedMs = 0;
+    const waitFor = async <T>(wait: Promise<T>): Promise<T> => {
+      const since = performance.now();
+      timer.pause();
+      try {
+        return await wait;
+      } finally {
+        timer.resume();
+        waitedMs += performance.now() - since;
+      }
+    };
+    if (this.bodyBudget) {
+      const first = exact ?? Math.min(FIRST_SLAB_BYTES, cap);
+      reservation = await waitFor(this.bodyBudget.reserve(first));
+    }
+    const source: Readable = decoder ? pipeline(raw, decoder, () => undefined) : raw;
     const speed = new SpeedFloor(this.opts.minSpeedBytesPerS ?? 0, this.opts.minSpeedWindowMs ?? 0);
     // With a decoder in between, wire bytes are counted on the raw stream.
     if (decoder && speed.enabled) raw.on('data', (c: Buffer) => speed.addWire(c.length));
@@ -216,6 +284,15 @@ export class HttpClient {
         if (speed.tooSlow()) {
           truncated = 'slow';
           break;
+        }
+        const need = Math.min(size + chunk.length, cap);
+        if (reservation && need > reservation.held) {
+          const step = Math.max(need - reservation.held, Math.min(reservation.held, MAX_GROW_STEP_BYTES));
+          const wait = reservation.grow(Math.min(step, cap - reservation.held));
+          if (wait) {
+            await waitFor(wait);
+            speed.restart();
+          }
         }
         if (size + chunk.length > cap) {
           chunks.push(chunk.subarray(0, cap - size));
@@ -232,12 +309,53 @@ export class HttpClient {
       raw.destroy();
       decoder?.destroy();
     }
-    return { body: Buffer.concat(chunks, size), truncated };
+    return { body: Buffer.concat(chunks, size), truncated, reservation, waitedMs };
   }
 
   private rememberIp(host: string, ip: string): void {
     if (this.lastIp.size > 100_000) this.lastIp.clear();
     this.lastIp.set(host, ip);
+  }
+}
+
+/**
+ * The overall deadline of one request: a timer that aborts `signal`, and that stops while the
+ * agent itself holds the request up (waiting for body budget). One timer, cleared when the body
+ * is in, rather than AbortSignal.timeout, whose timer (and signal) would outlive every fetch by
+ * the whole deadline — thousands of live timers and signals at a few hundred fetches a second.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  readonly signal = this.controller.signal;
+  private timer: NodeJS.Timeout | null = null;
+  private armedAt = 0;
+
+  constructor(private remainingMs: number) {
+    this.arm();
+  }
+
+  /** Stops the clock. */
+  pause(): void {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.remainingMs -= performance.now() - this.armedAt;
+  }
+
+  /** Starts the clock again with the time that was left (at once when none was). */
+  resume(): void {
+    if (this.timer === null && !this.signal.aborted) this.arm();
+  }
+
+  clear(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private arm(): void {
+    this.armedAt = performance.now();
+    this.timer = setTimeout(() => this.controller.abort(), Math.max(0, this.remainingMs));
+    this.timer.unref();
   }
 }
 
@@ -267,6 +385,13 @@ class SpeedFloor {
 
   addDecoded(bytes: number): void {
     this.decoded += bytes;
+  }
+
+  /** Starts a new window (after a pause that was not the server's). */
+  restart(): void {
+    this.windowStart = performance.now();
+    this.wire = 0;
+    this.decoded = 0;
   }
 
   tooSlow(): boolean {

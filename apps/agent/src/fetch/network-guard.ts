@@ -22,13 +22,25 @@ const DENIED_V4 = [
   ['240.0.0.0', 4],
 ] as const;
 const DENIED_V6 = [
-  ['::', 128],
+  // IPv4-compatible addresses (deprecated, RFC 4291), with the unspecified address and
+  // loopback among them: ::7f00:1 is 127.0.0.1 to a stack that still honours them.
+  ['::', 96],
   ['::1', 128],
+  // Discard-only (RFC 6666).
+  ['100::', 64],
+  // Teredo (RFC 4380) and 6to4 (RFC 3056): tunnels whose addresses embed an IPv4 address
+  // (2002:7f00:1:: carries 127.0.0.1) that a relay would connect to.
+  ['2001::', 32],
+  ['2002::', 16],
+  ['2001:db8::', 32],
+  // NAT64: the well-known prefix and the local-use one (RFC 8215) reach IPv4 addresses too.
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local (deprecated by RFC 3879, still routed inside some networks).
+  ['fec0::', 10],
   ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2001:db8::', 32],
 ] as const;
 
 export type AddressVerdict =

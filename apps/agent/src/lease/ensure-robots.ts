@@ -5,7 +5,8 @@ import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
 import type { RobotsState } from '../robots/robots-cache';
 import type { HostPacer } from './host-pacer';
-import { archiveResponse, responseFields, telemetryRow } from './archive-response';
+import { telemetryRow } from './archive-response';
+import { archiveForTelemetry } from '../archive/warc-failure';
 import { isAddressRefusal, type AddressRefusal } from './lease-run';
 
 const MAX_ROBOTS_REDIRECTS = 5;
@@ -20,7 +21,8 @@ export interface AddressRefused {
 /**
  * The robots state of an origin, fetching robots.txt when it is not cached: with the same client,
  * user agent and network path as pages, at the host's pace, following up to 5 redirects. Null
- * when the agent stopped while waiting for the host's turn (no request was started). Its
+ * when the agent stopped while waiting for the host's turn, or the lease may not start a request
+ * (no request was started). Its
  * `Sitemap:` lines are enqueued at `depth`, the depth of the URL that needed it.
  */
 export async function ensureRobots(
@@ -29,26 +31,29 @@ export async function ensureRobots(
   host: string,
   pacer: HostPacer,
   depth = 0,
+  /** False when no request may start now (the lease is not surely alive long enough). */
+  mayStart: () => boolean = () => true,
 ): Promise<RobotsState | AddressRefused | null> {
   const cached = await r.robots.cached(origin);
   if (cached) return cached.state;
   let url = `${origin}/robots.txt`;
   for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
     await pacer.wait(r.stop);
-    if (r.stop.aborted) return null;
+    if (r.stop.aborted || !mayStart()) return null;
     const fetchedAt = new Date();
     const base = { urlFp: urlFingerprint(url), url, host, depth: 0, fetchedAt };
     const started = performance.now();
     try {
       const res = await r.http.get(url);
       pacer.done(res.fetchMs);
-      const archived = await archiveResponse(r, res, fetchedAt);
+      // A failed WARC write leaves the row without a record; the rules still count.
+      const { fields } = await archiveForTelemetry(r, res, fetchedAt);
       const next =
         res.status >= 300 && res.status < 400 ? headerValue(res.headers, 'location') : undefined;
       const target = next ? safeResolve(next, url) : null;
       r.telemetry.push(
         telemetryRow(r, base, {
-          ...responseFields(res, archived),
+          ...fields,
           redirect_to: target ?? '',
         }),
       );

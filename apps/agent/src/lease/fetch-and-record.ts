@@ -17,6 +17,7 @@ import {
 import { conditionalHeaders } from './conditional-headers';
 import { followHtml, type HtmlOutcome } from './follow-html';
 import { isAddressRefusal } from './lease-run';
+import { isWarcWriteFailure, warcWriteFailed } from '../archive/warc-failure';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Statuses that mean "not now": the URL is retried later and the host backs off. */
@@ -45,7 +46,8 @@ const GO_ON: FetchOutcome = { retry: null };
 /**
  * Fetches one URL and records everything about it: the exchange in WARC, one telemetry row,
  * redirect targets and discovered links back into the frontier (where the seen-check, the
- * target host's robots.txt and its pace apply).
+ * target host's robots.txt and its pace apply). The body holds its share of the agent's body
+ * budget until it is archived and parsed.
  */
 export async function fetchAndRecord(
   r: AgentResources,
@@ -55,12 +57,31 @@ export async function fetchAndRecord(
   /** The host allows several connections: this request may open one beside the others. */
   multiConnection = false,
 ): Promise<FetchOutcome> {
+  const held: { res?: HttpResponse } = {};
+  try {
+    return await fetchAndRecordHeld(r, host, entry, pacer, multiConnection, held);
+  } finally {
+    if (held.res) r.http.releaseBody(held.res);
+  }
+}
+
+async function fetchAndRecordHeld(
+  r: AgentResources,
+  host: string,
+  entry: LeasedUrl,
+  pacer: HostPacer,
+  multiConnection: boolean,
+  held: { res?: HttpResponse },
+): Promise<FetchOutcome> {
   const fetchedAt = new Date();
   const base = { urlFp: entry.urlFp, url: entry.url, host, depth: entry.depth, fetchedAt };
   const started = performance.now();
   let res;
   try {
-    res = await r.http.get(entry.url, conditionalHeaders(entry.prior), { multiConnection });
+    res = held.res = await r.http.get(entry.url, conditionalHeaders(entry.prior), {
+      multiConnection,
+      holdBody: true,
+    });
   } catch (err) {
     if (!(err instanceof FetchError)) throw err;
     pacer.done(performance.now() - started);
@@ -81,17 +102,23 @@ export async function fetchAndRecord(
 
   let archived: ArchivedResponse;
   let html: HtmlOutcome | null = null;
-  if (isHtmlPage(res, entry)) {
-    const plan = await planArchive(r, res, entry.prior);
-    if (plan.original === null)
-      ({ archived, html } = await followHtml(r, host, entry, res, fetchedAt, { plan }));
-    else {
-      archived = await archiveResponse(r, res, fetchedAt, entry.prior, plan);
-      // A copy of another URL's body: its relative links may lead elsewhere.
-      if (bodyIsNews(archived))
-        ({ html } = await followHtml(r, host, entry, res, fetchedAt, { archived }));
-    }
-  } else archived = await archiveResponse(r, res, fetchedAt, entry.prior);
+  try {
+    if (isHtmlPage(res, entry)) {
+      const plan = await planArchive(r, res, entry.prior);
+      if (plan.original === null)
+        ({ archived, html } = await followHtml(r, host, entry, res, fetchedAt, { plan }));
+      else {
+        archived = await archiveResponse(r, res, fetchedAt, entry.prior, plan);
+        // A copy of another URL's body: its relative links may lead elsewhere.
+        if (bodyIsNews(archived))
+          ({ html } = await followHtml(r, host, entry, res, fetchedAt, { archived }));
+      }
+    } else archived = await archiveResponse(r, res, fetchedAt, entry.prior);
+  } catch (err) {
+    // Disk full or failing: no record, so no row may point at one; the lease fails at this URL.
+    if (!isWarcWriteFailure(err)) throw err;
+    return warcWriteFailed(r, base, res, err);
+  }
   const fields = responseFields(res, archived);
   let redirectTo = '';
   const simhash = html?.simhash ?? '';

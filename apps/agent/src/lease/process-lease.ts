@@ -29,24 +29,31 @@ export async function processLease(r: AgentResources, lease: HostLease): Promise
   } finally {
     r.policies.forget(lease.host);
     // Saved before the lease completes: the host's next lease, on any agent, starts from it.
-    await r.quality.release(lease.host);
+    await r.quality
+      .release(lease.host)
+      .catch((err: unknown) => r.log.warn({ err, host: lease.host }, 'host quality not saved'));
   }
+  // The processed URLs' telemetry rows and pages are in Redis before the lease says so.
+  await r.leases.outputsSettled();
 
   const ip = r.http.ipOf(lease.host);
-  const ok = run.failure
-    ? (await r.frontier.fail(lease, {
-        index: run.processed,
-        error: run.failure.error,
-        retryAfterMs: run.failure.retryAfterMs,
-        ip,
-      })) !== null
-    : await r.frontier.complete(lease, {
-        processed: run.processed,
-        delayMs: Math.max(run.remainingMs ?? pacer.remainingMs(), run.extraDelayMs),
-        paceMs: run.paceMs ?? pacer.currentGapMs(),
-        ip,
-        ...(run.parkReason ? { parkReason: run.parkReason } : {}),
-      });
+  // Retried while Redis is away (restarting): a lease that ends is cheaper than one that expires.
+  const ok = await r.leases.end(lease, async () =>
+    run.failure
+      ? (await r.frontier.fail(lease, {
+          index: run.processed,
+          error: run.failure.error,
+          retryAfterMs: run.failure.retryAfterMs,
+          ip,
+        })) !== null
+      : r.frontier.complete(lease, {
+          processed: run.processed,
+          delayMs: Math.max(run.remainingMs ?? pacer.remainingMs(), run.extraDelayMs),
+          paceMs: run.paceMs ?? pacer.currentGapMs(),
+          ip,
+          ...(run.parkReason ? { parkReason: run.parkReason } : {}),
+        }),
+  );
   if (!ok)
     r.log.warn(
       { host: lease.host, leaseId: lease.leaseId },
@@ -65,10 +72,12 @@ async function workUrls(
   // The live policy is pushed to the agent, so checking it before every request costs nothing.
   const blocked = () => r.policies.get(lease.host)?.blocked === true;
   const shouldStop = () => r.stop.aborted;
+  const mayStart = () => r.leases.mayStart(lease);
+  const processed = () => r.leases.done(lease, run.processed++);
   for (const entry of lease.urls) {
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
     const origin = new URL(entry.url).origin;
-    const robots = await ensureRobots(r, origin, lease.host, pacer, entry.depth);
+    const robots = await ensureRobots(r, origin, lease.host, pacer, entry.depth, mayStart);
     if (robots === null) break; // the agent stopped while waiting for the host's turn
     if (robots.kind === 'disallow_all') {
       robotsUnavailable(r, robots, run);
@@ -77,12 +86,12 @@ async function workUrls(
     pacer.setCrawlDelay(crawlDelayMs(robots));
     if (!robotsAllows(robots, entry.url)) {
       recordDenied(r, lease.host, entry);
-      run.processed++;
+      processed();
       continue;
     }
     const screen = await screenLeasedUrl(r, lease.host, entry);
     if (screen.kind === 'skip') {
-      run.processed++;
+      processed();
       continue;
     }
     if (screen.kind === 'stop') {
@@ -94,15 +103,16 @@ async function workUrls(
     if (blocked()) break;
     pacer.setBaseGap(r.policies.get(lease.host)?.gapMs ?? lease.gapMs);
     await pacer.wait(r.stop);
-    // A drain (SIGTERM) that began during the wait starts no new request.
-    if (shouldStop() || blocked()) break;
-    run.failure = (await fetchAndRecord(r, lease.host, entry, pacer)).retry;
+    // A drain (SIGTERM) that began during the wait starts no new request, nor does a lease
+    // that is not surely alive for the request's whole life (renewals failing).
+    if (shouldStop() || blocked() || !mayStart()) break;
+    run.failure = (await r.leases.fetch(() => fetchAndRecord(r, lease.host, entry, pacer))).retry;
     if (run.failure) break; // the host backs off; this URL is retried later (or dead-lettered)
-    run.processed++;
+    processed();
     // The host's one soft-404 probe follows its first page, so that page is not delayed.
     if (r.quality.get(lease.host)?.needsProbe()) {
       if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) break;
-      if (!(await probeSoft404(r, lease.host, origin, robots, pacer))) break;
+      if (!(await probeSoft404(r, lease.host, origin, robots, pacer, mayStart))) break;
     }
   }
   return run;

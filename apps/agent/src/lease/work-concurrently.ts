@@ -33,12 +33,13 @@ export async function workUrlsConcurrently(
   const policy = () => r.policies.get(lease.host);
   const blocked = () => policy()?.blocked === true;
   const shouldStop = () => r.stop.aborted;
+  const mayStart = () => r.leases.mayStart(lease);
 
   const robotsOf = new Map<string, RobotsState>();
   for (const origin of new Set(lease.urls.map((u) => new URL(u.url).origin))) {
     if (shouldStop() || performance.now() + pacer.remainingMs() > stopAt) return run;
     const depth = Math.min(...lease.urls.map((u) => u.depth)); // its Sitemap: lines' depth
-    const robots = await ensureRobots(r, origin, lease.host, pacer, depth);
+    const robots = await ensureRobots(r, origin, lease.host, pacer, depth, mayStart);
     if (robots === null) return run; // the agent stopped while waiting for the host's turn
     if (robots.kind === 'disallow_all') {
       robotsUnavailable(r, robots, run);
@@ -51,7 +52,7 @@ export async function workUrlsConcurrently(
   if (
     firstOrigin &&
     firstRobots &&
-    !(await probeSoft404(r, lease.host, firstOrigin, firstRobots, pacer))
+    !(await probeSoft404(r, lease.host, firstOrigin, firstRobots, pacer, mayStart))
   )
     return run;
 
@@ -63,6 +64,10 @@ export async function workUrlsConcurrently(
 
   const n = lease.urls.length;
   const done = new Array<boolean>(n).fill(false);
+  const finish = (i: number): void => {
+    done[i] = true;
+    r.leases.done(lease, i);
+  };
   let next = 0;
   let stop = false;
   const failures: { index: number; error: string; retryAfterMs: number }[] = [];
@@ -78,7 +83,7 @@ export async function workUrlsConcurrently(
         await own.wait(r.stop);
         await gate.turn(r.stop);
         if (stop || next >= n) return;
-        if (shouldStop() || blocked() || performance.now() > stopAt) {
+        if (shouldStop() || blocked() || performance.now() > stopAt || !mayStart()) {
           stop = true;
           return;
         }
@@ -86,7 +91,7 @@ export async function workUrlsConcurrently(
         const entry = lease.urls[i]!;
         if (!robotsAllows(robotsOf.get(new URL(entry.url).origin)!, entry.url)) {
           recordDenied(r, lease.host, entry);
-          done[i] = true;
+          finish(i);
           continue;
         }
         const screen = await screenLeasedUrl(r, lease.host, entry);
@@ -96,16 +101,16 @@ export async function workUrlsConcurrently(
           return;
         }
         if (screen.kind === 'skip') {
-          done[i] = true;
+          finish(i);
           continue;
         }
-        const outcome = await fetchAndRecord(r, lease.host, entry, own, true);
+        const outcome = await r.leases.fetch(() => fetchAndRecord(r, lease.host, entry, own, true));
         if (outcome.retry) {
           stop = true;
           failures.push({ index: i, ...outcome.retry });
           return;
         }
-        done[i] = true;
+        finish(i);
       }
     }),
   );

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { TelemetryRow } from '@crawler/shared/messages';
+import type { BodyBudget } from '../fetch/body-budget';
 
 /**
  * The agent's Prometheus metrics. Every fetch passes through one place — its telemetry row — so
@@ -12,8 +13,12 @@ export class AgentMetrics {
   private readonly bytes: Counter;
   private readonly fetchSeconds: Histogram;
 
-  /** @param activeLeases reads the number of host leases being worked right now */
-  constructor(agentId: string, activeLeases: () => number) {
+  /**
+   * @param activeLeases reads the number of host leases being worked right now
+   * @param urlsInFlight reads the URLs a kill now could make the crawl fetch again (requests in
+   *   flight, and done URLs not yet recorded in the frontier)
+   */
+  constructor(agentId: string, activeLeases: () => number, urlsInFlight: () => number = () => 0) {
     this.registry.setDefaultLabels({ agent: agentId });
     collectDefaultMetrics({ register: this.registry });
     this.fetches = new Counter({
@@ -45,6 +50,68 @@ export class AgentMetrics {
       registers: [this.registry],
       collect() {
         this.set(activeLeases());
+      },
+    });
+    new Gauge({
+      name: 'crawler_urls_in_flight',
+      help: 'URLs a kill now could make the crawl fetch again: requests in flight and done URLs not yet recorded in the frontier',
+      registers: [this.registry],
+      collect() {
+        this.set(urlsInFlight());
+      },
+    });
+  }
+
+  /**
+   * Gauges of the agent's bounded memory: the robots cache (origins, estimated bytes of their
+   * compiled rules) and the decoded-body budget (bytes reserved now, the peak, and waits).
+   */
+  watchMemory(
+    robots: { readonly size: { entries: number; bytes: number } },
+    bodies: BodyBudget | null,
+  ): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'crawler_robots_cache_bytes',
+      help: 'Estimated heap bytes of the compiled robots.txt rules the agent keeps (AGENT_ROBOTS_CACHE_BYTES)',
+      registers,
+      collect() {
+        this.set(robots.size.bytes);
+      },
+    });
+    new Gauge({
+      name: 'crawler_robots_cache_origins',
+      help: 'Origins whose robots.txt rules the agent keeps in memory',
+      registers,
+      collect() {
+        this.set(robots.size.entries);
+      },
+    });
+    if (!bodies) return;
+    new Gauge({
+      name: 'crawler_body_budget_bytes',
+      help: 'Decoded body bytes reserved now (AGENT_BODY_BUDGET_BYTES)',
+      registers,
+      collect() {
+        this.set(bodies.inUse);
+      },
+    });
+    new Gauge({
+      name: 'crawler_body_budget_peak_bytes',
+      help: 'Most decoded body bytes reserved at once since the agent started',
+      registers,
+      collect() {
+        this.set(bodies.stats.peakBytes);
+      },
+    });
+    let waits = 0;
+    new Counter({
+      name: 'crawler_body_budget_waits_total',
+      help: 'Requests that waited for room in the body budget',
+      registers,
+      collect() {
+        this.inc(bodies.stats.waits - waits);
+        waits = bodies.stats.waits;
       },
     });
   }

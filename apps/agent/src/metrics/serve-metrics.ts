@@ -2,15 +2,23 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
-/** Serves `GET /metrics` (Prometheus text format) and `GET /healthz` on a port of its own. */
+/**
+ * Serves `GET /metrics` (Prometheus text format) and `GET /healthz` on a port of its own.
+ * `/healthz` answers 200 `{"ok":true}` when `health()` says ok, else 503 with what it says
+ * (e.g. `{"ok":false,"reason":"warc_write_failed","error":"ENOSPC",…}`).
+ */
 export async function serveMetrics(
   registry: Registry,
   port: number,
   host = '0.0.0.0',
+  health: () => { ok: boolean } = () => ({ ok: true }),
 ): Promise<{ server: Server; port: number }> {
   const server = createServer((req, res) => {
     if (req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      const h = health();
+      res
+        .writeHead(h.ok ? 200 : 503, { 'content-type': 'application/json' })
+        .end(JSON.stringify(h));
       return;
     }
     if (req.url !== '/metrics') {

@@ -5,7 +5,8 @@ import type { AgentResources } from '../agent-resources';
 import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
 import type { HostPacer } from '../lease/host-pacer';
-import { archiveResponse, responseFields, telemetryRow } from '../lease/archive-response';
+import { telemetryRow } from '../lease/archive-response';
+import { archiveForTelemetry } from '../archive/warc-failure';
 import { robotsAllows, type RobotsState } from '../robots/robots-cache';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -20,7 +21,8 @@ export function probePath(): string {
  * SimHash and title is the host's soft-404 answer, and later 200 pages near-identical to it are
  * soft 404s (not followed, kept out of the feed). The probe is a request like any other — at the
  * host's pace, only where robots.txt allows it, archived and recorded — and follows the host's
- * first page (in a lease worked over several connections: before its first page). Returns false when the agent stopped while waiting for the host's turn.
+ * first page (in a lease worked over several connections: before its first page). Returns false when the agent stopped while waiting for the host's turn, or the lease may not
+ * start a request.
  */
 export async function probeSoft404(
   r: AgentResources,
@@ -28,6 +30,8 @@ export async function probeSoft404(
   origin: string,
   robots: RobotsState,
   pacer: HostPacer,
+  /** False when no request may start now (the lease is not surely alive long enough). */
+  mayStart: () => boolean = () => true,
 ): Promise<boolean> {
   const quality = r.quality.get(host);
   if (!r.config.QUALITY_SOFT404_PROBE || !quality?.needsProbe()) return true;
@@ -37,7 +41,7 @@ export async function probeSoft404(
     return true;
   }
   await pacer.wait(r.stop);
-  if (r.stop.aborted) return false;
+  if (r.stop.aborted || !mayStart()) return false;
   const fetchedAt = new Date();
   const base = { urlFp: urlFingerprint(url), url, host, depth: 0, fetchedAt };
   const started = performance.now();
@@ -61,7 +65,8 @@ export async function probeSoft404(
   // A request, not a page of the crawl: counted on its own.
   r.counters.probes++;
   r.counters.bytes += res.body.length;
-  const archived = await archiveResponse(r, res, fetchedAt);
+  // A failed WARC write leaves the row without a record; the answer is still learned from.
+  const { archived, fields } = await archiveForTelemetry(r, res, fetchedAt);
   let simhash = '';
   let title = '';
   if (res.status >= 200 && res.status < 300 && HTML_TYPES.has(res.contentType) && !res.truncated) {
@@ -73,7 +78,7 @@ export async function probeSoft404(
           contentType: headerValue(res.headers, 'content-type') ?? '',
           xRobotsTag: null,
           productToken: r.config.CRAWLER_UA_TOKEN,
-          contentSha256: archived.contentHash,
+          contentSha256: archived?.contentHash ?? '',
         },
         depth: 0,
         hops: 0,
@@ -87,6 +92,6 @@ export async function probeSoft404(
     }
   }
   quality.setProbe(res.status, simhash, title);
-  r.telemetry.push(telemetryRow(r, base, { ...responseFields(res, archived), simhash }));
+  r.telemetry.push(telemetryRow(r, base, { ...fields, simhash }));
   return true;
 }

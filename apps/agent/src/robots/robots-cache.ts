@@ -21,39 +21,64 @@ export type StoredRobots = z.infer<typeof storedSchema>;
 
 const ROBOTS_BODY_CAP = 500 * 1024;
 const TTL_MS = 24 * 3600 * 1000;
+/** What one cached origin costs beside its rules: the map entry, its key and state (bytes). */
+const ENTRY_BYTES = 200;
+
+/** Default of {@link RobotsCache}'s byte budget (AGENT_ROBOTS_CACHE_BYTES): 64 MiB. */
+export const DEFAULT_ROBOTS_CACHE_BYTES = 64 * 1024 * 1024;
+
+interface LocalEntry {
+  state: RobotsState;
+  expiresAt: number;
+  /** Estimated heap bytes (rules' `approxBytes` plus the entry itself). */
+  bytes: number;
+}
 
 /**
- * robots.txt per origin, shared by all agents through Redis (24 h) and kept parsed in a bounded
- * in-process map. A failed fetch (5xx, timeout) is remembered only to count failures: the next
- * lease of the host fetches robots.txt again before anything else.
+ * robots.txt per origin, shared by all agents through Redis (24 h) and kept compiled in a
+ * process-local LRU bounded by bytes: each origin is counted at its compiled rules' estimated
+ * heap size (`RobotsRules.approxBytes`, ~230 bytes + 2 × pattern length a rule, calibrated
+ * against measured heap) plus a fixed entry cost. Typical files (a few rules) cost 1–5 KB, so
+ * the default 64 MiB holds ~15,000 origins, while a 500 KiB file of ~17,000 rules costs ~4 MB;
+ * one larger than the whole budget is not kept (each lease reads and compiles it again).
+ * A failed fetch (5xx, timeout) is remembered only to count failures: the next lease of the host
+ * fetches robots.txt again before anything else.
  */
 export class RobotsCache {
-  private readonly local = new Map<
-    string,
-    { state: RobotsState; expiresAt: number; stored: StoredRobots }
-  >();
+  /** origin → entry, least recently used first (a hit moves its entry to the end). */
+  private readonly local = new Map<string, LocalEntry>();
+  private localBytes = 0;
 
   constructor(
     private readonly redis: RedisClient,
     /** Redis key of an origin's robots.txt (built by the frontier's key builder: same shard as the host). */
     private readonly keyOf: (origin: string) => string,
     private readonly productToken: string,
-    private readonly maxEntries = 20_000,
+    /** Byte budget of the compiled rules kept in this process (AGENT_ROBOTS_CACHE_BYTES). */
+    private readonly maxBytes = DEFAULT_ROBOTS_CACHE_BYTES,
   ) {}
+
+  /** Origins held in process and their estimated bytes (at most `maxBytes`). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.local.size, bytes: this.localBytes };
+  }
 
   /** The robots state of an origin, or null when it must be fetched (missing, expired or failed). */
   async cached(origin: string): Promise<{ state: RobotsState; failures: number } | null> {
     const now = Date.now();
     const hit = this.local.get(origin);
-    if (hit && hit.expiresAt > now)
+    if (hit && hit.expiresAt > now) {
+      this.local.delete(origin);
+      this.local.set(origin, hit);
       return hit.state.kind === 'disallow_all' ? null : { state: hit.state, failures: 0 };
+    }
     const raw = await this.redis.get(this.keyOf(origin));
     if (!raw) return null;
     const stored = storedSchema.safeParse(JSON.parse(raw));
     if (!stored.success || stored.data.fetchedAt + TTL_MS < now) return null;
     const state = this.toState(origin, stored.data);
     if (state.kind === 'disallow_all') return null;
-    this.remember(origin, state, stored.data);
+    this.remember(origin, state, stored.data.fetchedAt);
     return { state, failures: 0 };
   }
 
@@ -71,10 +96,11 @@ export class RobotsCache {
     outcome:
       { status: number; body: string } | { error: 'timeout' | 'network' | 'too_many_redirects' },
   ): Promise<RobotsState> {
-    const prevFailures = await this.failures(origin);
     const verdict = robotsVerdict(
       'error' in outcome ? { error: outcome.error } : { status: outcome.status },
     );
+    // Only a failure counts on from the previous one (reading it back costs a whole body).
+    const prevFailures = verdict.kind === 'disallow_all' ? await this.failures(origin) : 0;
     const stored: StoredRobots = {
       status: 'status' in outcome ? outcome.status : 0,
       body:
@@ -85,7 +111,7 @@ export class RobotsCache {
     };
     await this.redis.set(this.keyOf(origin), JSON.stringify(stored), 'PX', TTL_MS);
     const state = this.toState(origin, stored);
-    this.remember(origin, state, stored);
+    this.remember(origin, state, stored.fetchedAt);
     return state;
   }
 
@@ -96,12 +122,22 @@ export class RobotsCache {
     return { kind: 'rules', rules: parseRobots(s.body, `${origin}/robots.txt`, this.productToken) };
   }
 
-  private remember(origin: string, state: RobotsState, stored: StoredRobots): void {
-    if (this.local.size >= this.maxEntries) {
-      const oldest = this.local.keys().next().value;
-      if (oldest !== undefined) this.local.delete(oldest);
+  private remember(origin: string, state: RobotsState, fetchedAt: number): void {
+    const old = this.local.get(origin);
+    if (old) {
+      this.local.delete(origin);
+      this.localBytes -= old.bytes;
     }
-    this.local.set(origin, { state, stored, expiresAt: stored.fetchedAt + TTL_MS });
+    const bytes =
+      ENTRY_BYTES + 2 * origin.length + (state.kind === 'rules' ? state.rules.approxBytes : 0);
+    if (bytes > this.maxBytes) return;
+    for (const [key, entry] of this.local) {
+      if (this.localBytes + bytes <= this.maxBytes) break;
+      this.local.delete(key);
+      this.localBytes -= entry.bytes;
+    }
+    this.local.set(origin, { state, expiresAt: fetchedAt + TTL_MS, bytes });
+    this.localBytes += bytes;
   }
 }
 

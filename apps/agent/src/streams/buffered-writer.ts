@@ -8,6 +8,10 @@ export class BufferedWriter<T> {
   private buffer: T[] = [];
   private timer: NodeJS.Timeout | null = null;
   private pending: Promise<void> = Promise.resolve();
+  /** Items pushed, and items written, since the start (batches are written in order). */
+  private pushed = 0;
+  private written = 0;
+  private readonly writtenWaiters: Array<{ upTo: number; resolve: () => void }> = [];
 
   constructor(
     private readonly write: (batch: T[]) => Promise<void>,
@@ -18,6 +22,7 @@ export class BufferedWriter<T> {
 
   push(item: T): void {
     this.buffer.push(item);
+    this.pushed++;
     if (this.buffer.length >= this.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
   }
@@ -37,6 +42,8 @@ export class BufferedWriter<T> {
       this.pending = this.pending.then(async () => {
         try {
           await this.write(batch);
+          this.written += batch.length;
+          this.wakeWritten();
         } catch (err) {
           this.buffer = batch.concat(this.buffer);
           this.onError(err);
@@ -45,5 +52,27 @@ export class BufferedWriter<T> {
       });
     }
     return this.pending;
+  }
+
+  /**
+   * Resolves once every item pushed before the call is written — after failed batches are
+   * retried, unlike flush() — without hurrying the batch. What an agent records as done must be
+   * in Redis first.
+   */
+  settled(): Promise<void> {
+    const upTo = this.pushed;
+    if (this.written >= upTo) return Promise.resolve();
+    // No flush forced: the batch goes at its usual time (maxBatch or flushEveryMs).
+    return new Promise<void>((resolve) => this.writtenWaiters.push({ upTo, resolve }));
+  }
+
+  private wakeWritten(): void {
+    for (let i = this.writtenWaiters.length - 1; i >= 0; i--) {
+      const w = this.writtenWaiters[i]!;
+      if (w.upTo <= this.written) {
+        this.writtenWaiters.splice(i, 1);
+        w.resolve();
+      }
+    }
   }
 }

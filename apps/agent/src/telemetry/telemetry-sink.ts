@@ -39,4 +39,9 @@ export class TelemetrySink {
   flush(): Promise<void> {
     return this.writer.flush();
   }
+
+  /** Resolves once every row pushed so far is in Redis (retried until it is). */
+  settled(): Promise<void> {
+    return this.writer.settled();
+  }
 }

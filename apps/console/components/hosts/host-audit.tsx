@@ -14,7 +14,7 @@ function fromHostAudit(items: HostAuditItem[], host: string): AuditItem[] {
   return items.map((a, i) => ({
     id: `${a.at}-${i}`,
     at: a.at,
-    actor: { label: typeof a.actor === 'string' ? a.actor : (a.actor.label ?? '') },
+    actor: { label: typeof a.actor === 'string' ? a.actor : (a.actor?.label ?? '') },
     action: a.action,
     target: host,
     before: a.before,

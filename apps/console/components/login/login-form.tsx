@@ -22,10 +22,13 @@ export function LoginForm(): ReactNode {
         return;
       }
       const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+      const retryAfterS = Number(res.headers.get('retry-after'));
       setError(
         res.status === 401
           ? 'Email or password is wrong. Check both and try again.'
-          : (body?.error?.message ?? `Sign-in failed (${res.status}).`),
+          : res.status === 429
+            ? `Too many failed sign-ins. Try again in ${retryAfterS > 0 ? `${retryAfterS} s` : 'a minute'}.`
+            : (body?.error?.message ?? `Sign-in failed (${res.status}).`),
       );
     } catch {
       setError('Cannot reach the console server. Check that it is running, then try again.');

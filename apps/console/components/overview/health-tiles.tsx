@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatBytes, formatCount, formatPercent, formatRate } from '../../lib/format';
 import type { CrawlStats } from '../../lib/types/stats';
@@ -7,6 +8,28 @@ function pastDue(stats: CrawlStats, fromSeries: number | undefined): number | nu
   const r = stats.recrawl;
   const share = r?.pastDueShare ?? r?.past_due_share ?? fromSeries;
   return typeof share === 'number' ? share : null;
+}
+
+/** "N held by live agents, M by dead ones" (dead: until they expire or are released). */
+function leaseHolders(stats: CrawlStats): ReactNode {
+  const split = stats.agents.openLeases;
+  if (!split) return 'held by agents';
+  if (split.dead === 0) return `${formatCount(split.live)} held by live agents`;
+  return (
+    <>
+      {formatCount(split.live)} held by live agents,{' '}
+      <Link href="/agents" title="Release them on the Agents page">
+        {formatCount(split.dead)} by dead ones
+      </Link>
+    </>
+  );
+}
+
+function agentsDetail(stats: CrawlStats): string {
+  const { alive, dead = 0 } = stats.agents;
+  const deadText = `${formatCount(dead)} dead (silent, did not stop)`;
+  if (alive === 0) return dead > 0 ? `none; ${deadText}` : 'none: start one (npm start)';
+  return dead > 0 ? `heartbeat < 15 s; ${deadText}` : 'heartbeat < 15 s';
 }
 
 /** The crawl at a glance: the current value of every health figure. */
@@ -24,7 +47,7 @@ export function HealthTiles(props: {
       <Tile
         label="Pages / s"
         value={formatRate(fetches.pagesPerSecond)}
-        detail="last 60 s"
+        detail={stats.agents.alive === 0 ? 'no agent alive' : 'last 30 s'}
         tone="accent"
       />
       <Tile
@@ -49,12 +72,17 @@ export function HealthTiles(props: {
         value={formatCount(frontier.readyHosts)}
         detail={`of ${formatCount(frontier.hosts)} hosts`}
       />
-      <Tile label="Open leases" value={formatCount(frontier.openLeases)} detail="held by agents" />
+      <Tile
+        label="Open leases"
+        value={formatCount(frontier.openLeases)}
+        detail={leaseHolders(stats)}
+        tone={(stats.agents.openLeases?.dead ?? 0) > 0 ? 'danger' : 'default'}
+      />
       <Tile
         label="Agents alive"
         value={formatCount(stats.agents.alive)}
-        detail={stats.agents.alive === 0 ? 'none: start one (npm start)' : 'heartbeat < 15 s'}
-        tone={stats.agents.alive === 0 ? 'danger' : 'default'}
+        detail={agentsDetail(stats)}
+        tone={stats.agents.alive === 0 || (stats.agents.dead ?? 0) > 0 ? 'danger' : 'default'}
       />
       <Tile
         label="Dead letters"

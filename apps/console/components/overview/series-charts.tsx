@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatBytes, formatPercent, formatRate } from '../../lib/format';
-import type { StatsSeries } from '../../lib/types/stats';
+import type { SeriesBucket, StatsSeries } from '../../lib/types/stats';
 import { BarList } from '../charts/bar-list';
 import { LineChart } from '../charts/line-chart';
 import { StackedBars } from '../charts/stacked-bars';
@@ -8,6 +8,14 @@ import { Panel } from '../ui/panel';
 
 const ms = (v: number) => `${Math.round(v)} ms`;
 const pct = (v: number) => formatPercent(v, 1);
+
+/**
+ * Attempts without an HTTP answer. Not `errors` (no answer *or* 5xx: stacked beside the 5xx
+ * series it counted each 5xx twice); older coordinators without `no_answer` get the rest.
+ */
+function noAnswer(x: SeriesBucket): number {
+  return x.no_answer ?? Math.max(0, x.pages - x.s2xx - x.s3xx - x.s4xx - x.s5xx);
+}
 
 /** Crawl-health charts over the chosen window, from `GET /v1/stats/series`. */
 export function SeriesCharts({ series }: { series: StatsSeries }): ReactNode {
@@ -41,11 +49,11 @@ export function SeriesCharts({ series }: { series: StatsSeries }): ReactNode {
             { key: 's3xx', name: '3xx', color: 'var(--mix-3xx)' },
             { key: 's4xx', name: '4xx', color: 'var(--mix-4xx)' },
             { key: 's5xx', name: '5xx', color: 'var(--mix-5xx)' },
-            { key: 'errors', name: 'no answer', color: 'var(--mix-error)' },
+            { key: 'none', name: 'no answer', color: 'var(--mix-error)' },
           ]}
           rows={b.map((x) => ({
             t: x.t,
-            values: { s2xx: x.s2xx, s3xx: x.s3xx, s4xx: x.s4xx, s5xx: x.s5xx, errors: x.errors },
+            values: { s2xx: x.s2xx, s3xx: x.s3xx, s4xx: x.s4xx, s5xx: x.s5xx, none: noAnswer(x) },
           }))}
         />
       </Panel>

@@ -1,17 +1,25 @@
 // The console's one way to the coordinator: every call carries the signed-in user's session
-// (never a shared admin token), so the coordinator applies that user's role to it.
+// (never a shared admin token), so the coordinator applies that user's role to it. With
+// CONSOLE_SECRET set (the same value as the coordinator's), calls also carry the console's
+// credential and the browser's address, which the coordinator then counts logins against and
+// records in its audit log instead of the console's own address.
 
 const DEFAULT_COORDINATOR_URL = 'http://127.0.0.1:4000';
 const TIMEOUT_MS = 10_000;
 
 /** The coordinator's session cookie, as the console forwards it. */
 export const COORDINATOR_COOKIE = 'crawler_session';
+/** The console's credential (CONSOLE_SECRET), and the browser's address it vouches for. */
+const CONSOLE_SECRET_HEADER = 'x-crawler-console';
+const CLIENT_ADDRESS_HEADER = 'x-crawler-client-address';
 
 export interface UpstreamReply {
   status: number;
   body: unknown;
   /** `Set-Cookie` headers of the answer (login and logout set the session cookie). */
   setCookies: string[];
+  /** The answer's Retry-After (a throttled login), to pass on to the browser. */
+  retryAfter?: string;
 }
 
 /** The coordinator's base URL from COORDINATOR_URL (a path prefix is kept), or null if invalid. */
@@ -36,7 +44,13 @@ export function consoleError(status: number, code: string, message: string): Ups
  */
 export async function callCoordinator(
   path: string,
-  opts: { method?: string; session?: string | null; body?: unknown } = {},
+  opts: {
+    method?: string;
+    session?: string | null;
+    body?: unknown;
+    /** The browser's address (see client-address.ts); sent only with CONSOLE_SECRET. */
+    clientAddress?: string | null;
+  } = {},
 ): Promise<UpstreamReply> {
   const base = coordinatorBase();
   if (base === null)
@@ -50,6 +64,11 @@ export async function callCoordinator(
   if (opts.session) headers.cookie = `${COORDINATOR_COOKIE}=${opts.session}`;
   if (method !== 'GET' && method !== 'HEAD') headers['x-crawler-csrf'] = '1';
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const secret = process.env.CONSOLE_SECRET?.trim();
+  if (secret) {
+    headers[CONSOLE_SECRET_HEADER] = secret;
+    if (opts.clientAddress) headers[CLIENT_ADDRESS_HEADER] = opts.clientAddress;
+  }
   let res: Response;
   try {
     res = await fetch(`${base}${path}`, {
@@ -88,7 +107,13 @@ export async function callCoordinator(
       };
     }
   }
-  return { status: res.status, body, setCookies: res.headers.getSetCookie() };
+  const retryAfter = res.headers.get('retry-after');
+  return {
+    status: res.status,
+    body,
+    setCookies: res.headers.getSetCookie(),
+    ...(retryAfter !== null ? { retryAfter } : {}),
+  };
 }
 
 /** The coordinator's session as its login answer sets it: the id and how long it lasts. */

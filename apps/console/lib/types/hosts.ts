@@ -18,7 +18,8 @@ export interface FetchSummary {
 
 export interface HostAuditItem {
   at: string;
-  actor: string | { label?: string };
+  /** Null for viewers: who made a change is for operators and admins. */
+  actor: string | { label?: string } | null;
   action: string;
   before: unknown;
   after: unknown;

@@ -17,11 +17,18 @@ export interface CrawlStats {
     errors: number;
     robotsDenied?: number;
     bytes: number;
+    /** Over the last 30 s; 0 while no agent is alive. */
     pagesPerSecond: number;
     statusMix: Record<'2xx' | '3xx' | '4xx' | '5xx' | 'error', number>;
   };
   seeds: { total: number };
-  agents: { alive: number };
+  agents: {
+    alive: number;
+    /** Silent for 15 s without having stopped (absent on older coordinators). */
+    dead?: number;
+    /** Open leases by holder: agents alive, and the rest (dead). */
+    openLeases?: { live: number; dead: number };
+  };
   /** Present on coordinators that report re-crawl freshness. */
   recrawl?: {
     pastDueShare?: number;
@@ -41,6 +48,9 @@ export interface SeriesBucket {
   s3xx: number;
   s4xx: number;
   s5xx: number;
+  /** No HTTP answer; with s2xx … s5xx it partitions `pages` (absent on older coordinators). */
+  no_answer?: number;
+  /** No answer or a 5xx (an error rate; overlaps s5xx). */
   errors: number;
   p50_ms: number;
   p95_ms: number;

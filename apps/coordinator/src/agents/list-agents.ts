@@ -1,12 +1,14 @@
-import type { Frontier } from '@crawler/frontier';
+import type { Frontier, OpenLease } from '@crawler/frontier';
 import type { AnalyticsStore } from '@crawler/shared/analytics';
 import type { RedisClient } from '@crawler/shared/redis';
 import type { FleetRepository } from '../db/fleet-repository';
-import { AGENT_ALIVE_MS } from '../stats/get-stats';
+import { isAlive, readHeartbeats } from './heartbeats';
 import { listAgentsInput, type AgentView } from './list-agents.types';
 
 const RATE_WINDOW_S = 60;
-const MAX_HOSTS_SHOWN = 20;
+const MAX_SHOWN = 20;
+/** Open leases read per shard (far above agents × AGENT_MAX_HOSTS). */
+const MAX_LEASES_READ = 100_000;
 
 const RATES_SQL = `
 SELECT agent_id, count() AS n FROM fetches
@@ -14,45 +16,8 @@ WHERE fetched_at > now64(3) - INTERVAL ${RATE_WINDOW_S} SECOND AND error_code !=
 GROUP BY agent_id`;
 
 /**
- * Open leases per agent: each shard's lease set (lease id → deadline), the lease's host
- * (`l:<lease id>`), and the agent holding the host (`lease_agent` in the host hash). Read-only,
- * pipelined per shard.
- */
-async function leasesByAgent(
-  redis: RedisClient,
-  frontier: Frontier,
-  now: number,
-): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  await Promise.all(
-    Array.from({ length: frontier.shards }, async (_, s) => {
-      const ids = await redis.zrangebyscore(frontier.keys.leases(s), now, '+inf');
-      if (ids.length === 0) return;
-      const prefix = frontier.keys.shard(s);
-      const hosts = await Promise.all(ids.map((id) => redis.hget(`${prefix}l:${id}`, 'host')));
-      await Promise.all(
-        ids.map(async (id, i) => {
-          const host = hosts[i];
-          if (!host) return;
-          const [lease, agent] = await redis.hmget(
-            frontier.keys.host(s, host),
-            'lease',
-            'lease_agent',
-          );
-          if (lease !== id || !agent) return;
-          const list = out.get(agent) ?? [];
-          list.push(host);
-          out.set(agent, list);
-        }),
-      );
-    }),
-  );
-  return out;
-}
-
-/**
- * `GET /v1/agents`: every agent seen (a heartbeat now, or recorded in Postgres before), alive or
- * not, with its open leases and recent throughput.
+ * `GET /v1/agents`: every agent seen (a heartbeat now, recorded in Postgres before, or holding
+ * leases), alive, dead or stopped, with its open leases and recent throughput.
  */
 export async function listAgents(
   deps: {
@@ -66,35 +31,57 @@ export async function listAgents(
   now = Date.now(),
 ): Promise<{ items: AgentView[]; next_cursor: string | null }> {
   const input = listAgentsInput.parse(raw);
-  const [beats, leases, rates, seen] = await Promise.all([
-    deps.redis.zrange(deps.agentsKey, '0', '-1', 'WITHSCORES'),
-    leasesByAgent(deps.redis, deps.frontier, now),
+  const [beats, open, rates, seen] = await Promise.all([
+    readHeartbeats(deps.redis, deps.agentsKey),
+    deps.frontier.openLeases(MAX_LEASES_READ),
     deps.analytics.queryJson<{ agent_id: string; n: string | number }>(RATES_SQL),
     deps.store.fleet.listAgents(),
   ]);
   const rate = new Map(rates.map((r) => [r.agent_id, Number(r.n) / RATE_WINDOW_S]));
-  // Agents with a heartbeat in Redis, and those Postgres saw before (stopped or gone).
+  // openLeases comes soonest deadline first, so each agent's list is too.
+  const leases = new Map<string, OpenLease[]>();
+  for (const l of open) {
+    if (l.agentId === '') continue;
+    const list = leases.get(l.agentId) ?? [];
+    list.push(l);
+    leases.set(l.agentId, list);
+  }
   const firstSeen = new Map(seen.map((a) => [a.id, a.firstSeenAt]));
-  const beatOf = new Map(seen.map((a) => [a.id, a.lastSeenAt.getTime()]));
-  for (let i = 0; i + 1 < beats.length; i += 2) beatOf.set(beats[i]!, Number(beats[i + 1]));
-  const agents = [...beatOf].map(([id, beat]) => ({ id, beat }));
-  agents.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // The last beat: Redis's when it has one, else the last Postgres recorded.
+  const beatOf = new Map<string, number | null>(seen.map((a) => [a.id, a.lastSeenAt.getTime()]));
+  for (const [id, beat] of beats) beatOf.set(id, beat);
+  for (const id of leases.keys()) if (!beatOf.has(id)) beatOf.set(id, null);
+  const ids = [...beatOf.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const after = input.cursor;
-  const rest = after === undefined ? agents : agents.filter((a) => a.id > after);
+  const rest = after === undefined ? ids : ids.filter((id) => id > after);
   const page = rest.slice(0, input.limit);
   return {
-    items: page.map((a) => {
-      const hosts = (leases.get(a.id) ?? []).sort();
+    items: page.map((id): AgentView => {
+      const beat = beatOf.get(id) ?? null;
+      const held = leases.get(id) ?? [];
+      const alive = isAlive(beats.get(id), now);
+      const state = alive ? 'alive' : beats.has(id) || held.length > 0 ? 'dead' : 'stopped';
       return {
-        id: a.id,
-        last_beat_at: new Date(a.beat).toISOString(),
-        first_seen_at: firstSeen.get(a.id)?.toISOString() ?? null,
-        alive: a.beat > now - AGENT_ALIVE_MS,
-        leases: hosts.length,
-        hosts: hosts.slice(0, MAX_HOSTS_SHOWN),
-        pages_per_s: rate.get(a.id) ?? 0,
+        id,
+        last_beat_at: beat === null ? null : new Date(beat).toISOString(),
+        first_seen_at: firstSeen.get(id)?.toISOString() ?? null,
+        alive,
+        state,
+        leases: held.length,
+        hosts: held
+          .map((l) => l.host)
+          .sort()
+          .slice(0, MAX_SHOWN),
+        open_leases: held.slice(0, MAX_SHOWN).map((l) => ({
+          host: l.host,
+          shard: l.shard,
+          expires_at: new Date(l.deadlineMs).toISOString(),
+        })),
+        leases_expire_at:
+          held.length > 0 ? new Date(held[held.length - 1]!.deadlineMs).toISOString() : null,
+        pages_per_s: rate.get(id) ?? 0,
       };
     }),
-    next_cursor: rest.length > input.limit ? page[page.length - 1]!.id : null,
+    next_cursor: rest.length > input.limit ? page[page.length - 1]! : null,
   };
 }

@@ -9,6 +9,7 @@ export type AppErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'LOGIN_THROTTLED'
   | 'UNAVAILABLE'
   | 'INTERNAL';
 
@@ -20,6 +21,7 @@ const HTTP: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  LOGIN_THROTTLED: 429,
   UNAVAILABLE: 503,
   INTERNAL: 500,
 };
@@ -31,6 +33,7 @@ const TRPC: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  LOGIN_THROTTLED: 'TOO_MANY_REQUESTS',
   UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
 };
@@ -41,6 +44,8 @@ export class AppError extends Error {
     message: string,
     /** Machine-readable details, e.g. the rejected entries of a seed list. */
     readonly details?: unknown,
+    /** Seconds after which a retry may succeed: sent as `Retry-After` (REST and tRPC). */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }

@@ -59,6 +59,7 @@ export function sendError(
   } else if (err instanceof AppError) {
     if (err.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';
     if (err.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="crawler"';
+    if (err.retryAfterS !== undefined) headers['retry-after'] = String(err.retryAfterS);
     send(
       res,
       err.httpStatus,

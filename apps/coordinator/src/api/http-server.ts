@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { authenticate } from '../auth/authenticate';
 import type { Caller, RequestInfo } from '../auth/caller';
+import { AppError } from './app-error';
 import { send, sendError } from './http-io';
 import { requestInfo } from './request-info';
 import { handleRest } from './rest';
@@ -30,11 +31,18 @@ export function createApiServer(services: Services): Server {
       };
     },
     maxBodySize: 2 * 1024 * 1024,
+    // REST sends Retry-After from sendError; tRPC answers get it here.
+    responseMeta: ({ errors }) => {
+      const retryAfterS = errors
+        .map((e) => (e.cause instanceof AppError ? e.cause.retryAfterS : undefined))
+        .find((s) => s !== undefined);
+      return retryAfterS !== undefined ? { headers: { 'retry-after': String(retryAfterS) } } : {};
+    },
   });
   return createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/healthz') return send(res, 200, { ok: true });
-    const request = requestInfo(req, res);
+    const request = requestInfo(req, res, services.config.CONSOLE_SECRET);
     requests.set(req, request);
     if (path.startsWith('/trpc/')) return void trpc(req, res);
     handleRest(services, restRoutes, req, res, path, request)

@@ -1,5 +1,10 @@
 import { listAgents } from '../agents/list-agents';
-import { listAgentsInput, listAgentsOutput } from '../agents/list-agents.types';
+import {
+  listAgentsInput,
+  listAgentsOutput,
+  releaseAgentLeasesOutput,
+} from '../agents/list-agents.types';
+import { releaseAgentLeases } from '../agents/release-agent-leases';
 import { listAudit } from '../audit/list-audit';
 import { listAuditInput } from '../audit/audit.types';
 import { loginInput } from '../auth/auth.types';
@@ -24,6 +29,8 @@ import { hostPolicyPatch, hostPolicyView } from '../hosts/host-policy.types';
 import { searchHosts } from '../hosts/search-hosts';
 import { searchHostsInput, searchHostsOutput } from '../hosts/search-hosts.types';
 import { addSeedsInput, addSeedsOutput } from '../seeds/add-seeds.types';
+import { getFrontierRebuild, requestFrontierRebuild } from '../frontier-rebuild/request-rebuild';
+import { frontierRebuildStatus } from '../frontier-rebuild/rebuild-frontier.types';
 import { getSettings, updateSettings } from '../settings/crawl-settings';
 import { crawlSettingsPatch, crawlSettingsView } from '../settings/crawl-settings.types';
 import { listShards } from '../shards/list-shards';
@@ -51,7 +58,14 @@ import { getStats } from '../stats/get-stats';
 import { createToken, listTokens, revokeToken } from '../tokens/manage-tokens';
 import { createUser, listUsers, updateUser } from '../users/manage-users';
 import { callOf, publicRoute, route, type Route } from './rest';
-import { hostDeps, inspectDeps, sessionDeps, statsDeps, warcStoreOf } from './services';
+import {
+  accountDeps,
+  hostDeps,
+  inspectDeps,
+  sessionDeps,
+  statsDeps,
+  warcStoreOf,
+} from './services';
 
 /** Bodies of the account routes are small; a larger one is refused before it is parsed. */
 const SMALL_BODY = 64 * 1024;
@@ -161,7 +175,9 @@ export const restRoutes: Route[] = [
     'GET',
     '/v1/hosts/:host',
     'viewer',
-    async ({ s, params }) => ({ body: await getHostDetails(s, params.host ?? '') }),
+    async ({ s, params, caller }) => ({
+      body: await getHostDetails(s, params.host ?? '', caller.role),
+    }),
     {
       summary: 'A host: policy, frontier state, robots.txt, recent fetches and errors, audit',
       output: hostDetailsOutput,
@@ -258,9 +274,22 @@ export const restRoutes: Route[] = [
     'viewer',
     async ({ s, query }) => ({ body: await listAgents(s, query) }),
     {
-      summary: 'Agents with their heartbeat, leases and throughput',
+      summary: 'Agents with their heartbeat, state (alive, dead, stopped), leases and throughput',
       query: listAgentsInput,
       output: listAgentsOutput,
+    },
+  ),
+  route(
+    'POST',
+    '/v1/agents/:id/release-leases',
+    'operator',
+    async (a) => ({
+      body: await releaseAgentLeases(a.s, callOf(a), { id: a.params.id ?? '' }),
+    }),
+    {
+      summary:
+        'Returns a dead agent’s open leases to the queues now (409 while it is alive; audited)',
+      output: releaseAgentLeasesOutput,
     },
   ),
   route(
@@ -288,6 +317,28 @@ export const restRoutes: Route[] = [
       summary: 'Changes crawl-wide settings (audited)',
       input: crawlSettingsPatch,
       output: crawlSettingsView,
+    },
+  ),
+  route(
+    'POST',
+    '/v1/frontier/rebuild',
+    'admin',
+    async (a) => ({ body: await requestFrontierRebuild(a.s, callOf(a)) }),
+    {
+      summary:
+        'Rebuilds the frontier from Postgres and ClickHouse (idempotent; audited); answers when done, or `running` after 20 s',
+      output: frontierRebuildStatus,
+    },
+  ),
+  route(
+    'GET',
+    '/v1/frontier/rebuild',
+    'admin',
+    async ({ s }) => ({ body: getFrontierRebuild(s) }),
+    {
+      summary:
+        'The latest frontier rebuild of this coordinator: running, done (its report) or failed',
+      output: frontierRebuildStatus,
     },
   ),
   publicRoute('GET', '/v1/openapi.json', async () => ({ body: openApiDocument(restRoutes) }), {
@@ -322,14 +373,16 @@ export const restRoutes: Route[] = [
     'POST',
     '/v1/users',
     'admin',
-    async (a) => ({ body: await createUser(a.s, callOf(a), a.body) }),
+    async (a) => ({ body: await createUser(accountDeps(a.s), callOf(a), a.body) }),
     { body: SMALL_BODY, summary: 'Creates an account', input: createUserInput },
   ),
   route(
     'PATCH',
     '/v1/users/:id',
     'admin',
-    async (a) => ({ body: await updateUser(a.s, callOf(a), a.params.id ?? '', a.body) }),
+    async (a) => ({
+      body: await updateUser(accountDeps(a.s), callOf(a), a.params.id ?? '', a.body),
+    }),
     { body: SMALL_BODY, summary: 'Changes an account', input: userPatch },
   ),
 

@@ -1,5 +1,6 @@
 import { auditRouter, authRouter, tokensRouter, usersRouter } from './routers/accounts';
 import { deadLettersRouter, hostsRouter, seedsRouter, statsRouter } from './routers/crawl';
+import { frontierRouter } from './routers/frontier';
 import {
   agentsRouter,
   capturesRouter,
@@ -24,6 +25,7 @@ export const appRouter = router({
   agents: agentsRouter,
   shards: shardsRouter,
   settings: settingsRouter,
+  frontier: frontierRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,8 @@ import { qualityLimitsFrom } from '@crawler/shared/quality';
 import type { Logger } from '@crawler/shared/log';
 import type { RedisClient } from '@crawler/shared/redis';
 import { objectStoreFromSettings, type ObjectStore } from '@crawler/shared/storage';
+import { LoginThrottle, loginLimitsFrom } from '../auth/login-throttle';
+import { scryptParams } from '../auth/password';
 import type { Store } from '../db/store';
 import type { RecrawlStore } from '../recrawl/recrawl-store';
 
@@ -35,13 +37,27 @@ export function hostDeps(s: Services) {
   };
 }
 
+const loginThrottles = new WeakMap<Services, LoginThrottle>();
+
 /** What login and logout need. */
 export function sessionDeps(s: Services) {
+  let throttle = loginThrottles.get(s);
+  if (!throttle) {
+    throttle = new LoginThrottle(s.redis, s.config.REDIS_PREFIX, loginLimitsFrom(s.config));
+    loginThrottles.set(s, throttle);
+  }
   return {
     store: s.store,
     sessionTtlMs: s.config.SESSION_TTL_MS,
     cookieSecure: s.config.COOKIE_SECURE,
+    throttle,
+    passwordParams: scryptParams(s.config.PASSWORD_SCRYPT_LOG2_N),
   };
+}
+
+/** What creating and changing accounts needs (new passwords are hashed at the configured cost). */
+export function accountDeps(s: Services) {
+  return { store: s.store, passwordParams: scryptParams(s.config.PASSWORD_SCRYPT_LOG2_N) };
 }
 
 /** What the stats need. */

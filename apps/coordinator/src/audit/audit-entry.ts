@@ -10,6 +10,8 @@ export type AuditAction =
   | 'hosts.removeBlockPattern'
   | 'settings.update'
   | 'deadLetters.requeue'
+  | 'agents.releaseLeases'
+  | 'frontier.rebuild'
   | 'users.create'
   | 'users.update'
   | 'tokens.create'

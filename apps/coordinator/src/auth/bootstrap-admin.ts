@@ -5,13 +5,14 @@ import type { Repos, Store } from '../db/store';
 import type { UserRow } from '../db/user-repository';
 import { tokenAuditView } from '../tokens/token-view';
 import { userAuditView } from '../users/user-view';
-import { hashPassword } from './password';
+import { hashPassword, OWASP_SCRYPT, scryptParams } from './password';
 import { sha256Hex, tokenDisplayPrefix } from './secrets';
 
 /** Owner of ADMIN_TOKEN when no admin exists: an account without a password. */
 const TOKEN_OWNER_EMAIL = 'admin@localhost';
 
-type BootstrapConfig = Pick<Config, 'ADMIN_EMAIL' | 'ADMIN_PASSWORD' | 'ADMIN_TOKEN'>;
+type BootstrapConfig = Pick<Config, 'ADMIN_EMAIL' | 'ADMIN_PASSWORD' | 'ADMIN_TOKEN'> &
+  Partial<Pick<Config, 'PASSWORD_SCRYPT_LOG2_N'>>;
 
 /**
  * First start of an installation: with ADMIN_EMAIL and ADMIN_PASSWORD, creates that admin while
@@ -29,7 +30,15 @@ export async function bootstrapAdmin(
     const missing = ADMIN_EMAIL === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD';
     throw new ConfigError([`${missing}="": set ADMIN_EMAIL and ADMIN_PASSWORD together`]);
   }
-  const passwordHash = ADMIN_PASSWORD !== undefined ? await hashPassword(ADMIN_PASSWORD) : null;
+  const passwordHash =
+    ADMIN_PASSWORD !== undefined
+      ? await hashPassword(
+          ADMIN_PASSWORD,
+          config.PASSWORD_SCRYPT_LOG2_N !== undefined
+            ? scryptParams(config.PASSWORD_SCRYPT_LOG2_N)
+            : OWASP_SCRYPT,
+        )
+      : null;
   await store.transaction(async (r) => {
     await r.users.lockAccounts();
     if (ADMIN_EMAIL !== undefined && passwordHash !== null && (await r.users.count()) === 0) {

@@ -4,35 +4,67 @@ import type { Store } from '../db/store';
 import { userView, type UserView } from '../users/user-view';
 import { loginInput } from './auth.types';
 import type { Caller, RequestInfo } from './caller';
-import { verifyDecoy, verifyPassword } from './password';
+import type { LoginAttempt, LoginThrottle } from './login-throttle';
+import {
+  hashPassword,
+  needsRehash,
+  verifyDecoy,
+  verifyPassword,
+  type ScryptParams,
+} from './password';
 import { storedRole } from './roles';
 import { newSessionId, sha256Hex } from './secrets';
 import { clearedSessionCookie, sessionCookie } from './session-cookie';
+
+/** Failed logins of one account from one address within this long share one audit entry. */
+export const FAILED_LOGIN_AUDIT_WINDOW_MS = 60_000;
 
 interface Deps {
   store: Store;
   sessionTtlMs: number;
   cookieSecure: boolean;
+  /** Login attempts per account and per client address (Redis). */
+  throttle: LoginThrottle;
+  /** scrypt cost of password hashes: a weaker stored hash is replaced at a successful login. */
+  passwordParams: ScryptParams;
 }
 
 /**
  * Checks email and password, opens a session and sets its cookie. Any failure (unknown email,
  * wrong password, disabled or password-less account) is the same 401, after the same amount of
  * scrypt work, so the answer does not tell which part was wrong or which accounts exist.
+ *
+ * Every attempt first spends one from the account's and the client address's login limits; an
+ * account or address out of attempts gets 429 LOGIN_THROTTLED with Retry-After, without its
+ * password being checked. A successful login gives its attempt back, so only failures count.
+ * Failures are audited at most once per account and address a minute (`after.failures` counts
+ * them). A password stored with weaker scrypt parameters than the configured ones is hashed
+ * again with them.
  */
 export async function login(deps: Deps, request: RequestInfo, raw: unknown): Promise<UserView> {
   const input = loginInput.parse(raw);
+  const attempt = await deps.throttle.take(input.email, request.sourceIp);
+  if (!attempt.ok) throw throttled(attempt);
   const user = await deps.store.users.getForLogin(input.email);
   const ok =
     user?.passwordHash != null
       ? await verifyPassword(input.password, user.passwordHash)
-      : await verifyDecoy(input.password);
+      : await verifyDecoy(input.password, deps.passwordParams);
   if (!user || !ok || user.disabled) {
-    await deps.store.audit.record(
-      auditEntry({ caller: null, request }, 'auth.loginFailed', input.email, null, null),
+    await deps.store.transaction((r) =>
+      r.audit.recordLoginFailure(
+        auditEntry({ caller: null, request }, 'auth.loginFailed', input.email, null, null),
+        FAILED_LOGIN_AUDIT_WINDOW_MS,
+      ),
     );
     throw new AppError('UNAUTHENTICATED', 'email or password is wrong');
   }
+  await deps.throttle.giveBack(input.email, request.sourceIp);
+  const oldHash = user.passwordHash!;
+  // Hashed before the transaction: scrypt takes a few hundred ms and must not hold a connection.
+  const newHash = needsRehash(oldHash, deps.passwordParams)
+    ? await hashPassword(input.password, deps.passwordParams)
+    : null;
   const sessionId = newSessionId();
   const expiresAt = new Date(Date.now() + deps.sessionTtlMs);
   const caller: Caller = {
@@ -46,14 +78,29 @@ export async function login(deps: Deps, request: RequestInfo, raw: unknown): Pro
   };
   await deps.store.transaction(async (r) => {
     await r.sessions.create({ idHash: sha256Hex(sessionId), userId: user.id, expiresAt });
+    // Unless the password changed meanwhile (then the new one stands).
+    const rehashed =
+      newHash !== null && (await r.users.replacePasswordHash(user.id, oldHash, newHash));
     await r.audit.record(
       auditEntry({ caller, request }, 'auth.login', user.email, null, {
         expires_at: expiresAt.toISOString(),
+        ...(rehashed ? { password_rehashed: true } : {}),
       }),
     );
   });
   request.setCookie(sessionCookie(sessionId, deps.sessionTtlMs, deps.cookieSecure));
   return userView(user);
+}
+
+function throttled(attempt: Extract<LoginAttempt, { ok: false }>): AppError {
+  const retryAfterS = Math.ceil(attempt.retryAfterMs / 1000);
+  const who = attempt.by === 'address' ? 'from this address' : 'for this account';
+  return new AppError(
+    'LOGIN_THROTTLED',
+    `too many failed logins ${who}; try again in ${retryAfterS} s`,
+    { limited: attempt.by, retry_after_s: retryAfterS },
+    retryAfterS,
+  );
 }
 
 /**

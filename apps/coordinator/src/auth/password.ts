@@ -1,53 +1,137 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 // scrypt from Node's crypto (no dependency), run on libuv's thread pool so a login never
-// blocks the event loop. The parameters are stored in each hash, so they can be raised later
-// without invalidating existing passwords. N = 2^15, r = 8 needs 32 MiB per hash.
-const PARAMS = { N: 32768, r: 8, p: 1 } as const;
+// blocks the event loop. Each hash is `scrypt$N$r$p$<salt>$<key>`: it carries its parameters,
+// so they can be raised without invalidating existing passwords (login rehashes those).
+
+/** scrypt's cost parameters: CPU/memory cost N (a power of two), block size r, parallelism p. */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/**
+ * OWASP Password Storage Cheat Sheet: N = 2^17, r = 8, p = 1 — 128 MiB and a few hundred ms
+ * per hash. The default of every function here; PASSWORD_SCRYPT_LOG2_N changes N (tests).
+ */
+export const OWASP_SCRYPT: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+
+/** The parameters for a configured log2(N), with OWASP's r and p. */
+export function scryptParams(log2N: number): ScryptParams {
+  return { ...OWASP_SCRYPT, N: 2 ** log2N };
+}
+
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
-const MAX_MEM = 128 * 1024 * 1024;
+/** Stored hashes asking for more memory than this (128 × N × r bytes) are refused. */
+const MAX_STORED_MEMORY_BYTES = 2 ** 30;
+const MAX_STORED = { N: 2 ** 20, r: 64, p: 16 };
+/**
+ * Hashes computed at once. Each holds 128 × N × r bytes (128 MiB at OWASP's cost) and one of
+ * libuv's 4 threads, which DNS lookups and file reads share: a burst of logins waits its turn
+ * instead of taking all of them.
+ */
+const MAX_CONCURRENT = 2;
 
-function derive(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...opts, maxmem: MAX_MEM }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running < MAX_CONCURRENT) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over
+  try {
+    return await fn();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  const { N, r, p } = params;
+  // Node refuses scrypt above maxmem (32 MiB by default); scrypt needs 128 × r × (N + p + 2).
+  const maxmem = 2 * 128 * r * (N + p + 2);
+  return withSlot(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFC'), salt, KEY_BYTES, { N, r, p, maxmem }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        ),
+      ),
   );
 }
 
-/** `scrypt$N$r$p$<salt>$<hash>` with a fresh random salt (base64url). */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$<salt>$<key>` with a fresh random salt (base64url). */
+export async function hashPassword(
+  password: string,
+  params: ScryptParams = OWASP_SCRYPT,
+): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, PARAMS);
+  const key = await derive(password, salt, params);
   return [
     'scrypt',
-    PARAMS.N,
-    PARAMS.r,
-    PARAMS.p,
+    params.N,
+    params.r,
+    params.p,
     salt.toString('base64url'),
     key.toString('base64url'),
   ].join('$');
 }
 
-/** Constant-time check of a password against a stored hash; false for a malformed hash. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-  const salt = Buffer.from(parts[4]!, 'base64url');
-  const expected = Buffer.from(parts[5]!, 'base64url');
-  if (!Number.isInteger(N) || !Number.isInteger(r) || !Number.isInteger(p) || expected.length === 0)
-    return false;
-  const key = await derive(password, salt, { N, r, p });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+interface StoredHash extends ScryptParams {
+  salt: Buffer;
+  key: Buffer;
 }
 
-// A hash of a random password, checked when the email is unknown, so that a wrong email
-// takes as long as a wrong password and the answer time does not reveal which accounts exist.
-let decoy: Promise<string> | undefined;
-export async function verifyDecoy(password: string): Promise<false> {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+function parseHash(stored: string): StoredHash | null {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  const salt = Buffer.from(parts[4]!, 'base64url');
+  const key = Buffer.from(parts[5]!, 'base64url');
+  const whole = (v: number, max: number) => Number.isInteger(v) && v >= 1 && v <= max;
+  if (!whole(N, MAX_STORED.N) || !whole(r, MAX_STORED.r) || !whole(p, MAX_STORED.p)) return null;
+  // N must be a power of two above 1; scrypt refuses anything else.
+  if (N < 2 || (N & (N - 1)) !== 0 || key.length === 0) return null;
+  if (128 * N * r > MAX_STORED_MEMORY_BYTES) return null;
+  return { N, r, p, salt, key };
+}
+
+/** Constant-time check of a password against a stored hash; false for a malformed hash. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const h = parseHash(stored);
+  if (!h) return false;
+  const key = await derive(password, h.salt, h);
+  return key.length === h.key.length && timingSafeEqual(key, h.key);
+}
+
+/**
+ * Whether a stored hash is weaker than `params` (a lower N, r or p, or another key length), so
+ * that the password should be hashed again once it is known, at login. A stronger hash is kept.
+ */
+export function needsRehash(stored: string, params: ScryptParams = OWASP_SCRYPT): boolean {
+  const h = parseHash(stored);
+  if (!h) return true;
+  return h.N < params.N || h.r < params.r || h.p < params.p || h.key.length !== KEY_BYTES;
+}
+
+// A hash of a random password per cost, checked when the email is unknown, so that a wrong
+// email takes as long as a wrong password and the answer time does not reveal which accounts
+// exist.
+const decoys = new Map<string, Promise<string>>();
+export async function verifyDecoy(
+  password: string,
+  params: ScryptParams = OWASP_SCRYPT,
+): Promise<false> {
+  const key = `${params.N}$${params.r}$${params.p}`;
+  let decoy = decoys.get(key);
+  if (!decoy) {
+    decoy = hashPassword(randomBytes(16).toString('hex'), params);
+    decoys.set(key, decoy);
+    decoy.catch(() => decoys.delete(key));
+  }
   await verifyPassword(password, await decoy);
   return false;
 }

@@ -33,6 +33,9 @@ Usage:
 ${BLOCK_PATTERN_USAGE}
   crawler dead-letters [--limit N]                           URLs that kept failing, with the error
   crawler dead-letters requeue [--host HOST] [--limit N]     put them back in their queues
+  crawler frontier rebuild          (admin) re-create the frontier in Redis from Postgres and
+                                    ClickHouse after Redis lost it: seeds, policies, known URLs,
+                                    re-crawl schedule; idempotent. Prints what it restored
 ${ACCOUNT_USAGE}
 
 The API is COORDINATOR_URL (default http://127.0.0.1:4000). API commands send the token in
@@ -57,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'hosts' && sub === 'block-pattern') return blockPatternCommand(argv.slice(2));
   if (command === 'dead-letters')
     return deadLetters(sub === 'requeue', argv.slice(sub === 'requeue' ? 2 : 1));
+  if (command === 'frontier' && sub === 'rebuild') return frontierRebuild();
   if (command === 'tokens') return tokensCommand(sub, argv.slice(2));
   if (command === 'users') return usersCommand(sub, argv.slice(2));
   if (command === 'audit') return auditCommand(argv.slice(1));
@@ -216,6 +220,20 @@ async function deadLetters(requeue: boolean, args: string[]): Promise<number> {
   if (values.host) body.host = values.host;
   if (values.limit) body.limit = Number(values.limit);
   return print(await apiCall('POST', '/v1/dead-letters/requeue', body));
+}
+
+/**
+ * Starts a rebuild and follows it: the coordinator answers when it is done or, for a large crawl,
+ * says `running` after 20 s; then its status is asked every 2 s. Prints the final status.
+ */
+async function frontierRebuild(): Promise<number> {
+  type Status = { status: string };
+  let out = (await apiCall('POST', '/v1/frontier/rebuild')) as Status;
+  while (out.status === 'running') {
+    await new Promise((r) => setTimeout(r, 2000));
+    out = (await apiCall('GET', '/v1/frontier/rebuild')) as Status;
+  }
+  return print(out, out.status === 'done' ? 0 : 1);
 }
 
 function positive(v: string | undefined, flag: string): number {

@@ -94,7 +94,8 @@ export async function oneShotCrawl(
   mkdirSync(outDir, { recursive: true });
   // The agent's local object store is DATA_DIR/warc, the folder it writes WARC files to: they
   // stay there (a file is its own object), and the feed's staging folder is DATA_DIR/tmp.
-  const crawlConfig: Config = { ...config, DATA_DIR: outDir };
+  // Its frontier is deleted at the end anyway: a Redis that persists nothing is fine for it.
+  const crawlConfig: Config = { ...config, DATA_DIR: outDir, REDIS_VOLATILE_OK: true };
   const warcRoot = join(outDir, 'warc');
   const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
   const ingestRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });

@@ -33,6 +33,11 @@ export class FleetRepository {
     return this.db.agent.findMany({ orderBy: { id: 'asc' } });
   }
 
+  /** Whether an agent was ever recorded. */
+  async hasAgent(id: string): Promise<boolean> {
+    return (await this.db.agent.findUnique({ where: { id }, select: { id: true } })) !== null;
+  }
+
   /** Records which node serves each shard; `since` moves only when the node changes. */
   async recordShardMap(entries: { shard: number; node: string }[], at: Date): Promise<void> {
     if (entries.length === 0) return;

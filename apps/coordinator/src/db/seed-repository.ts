@@ -37,6 +37,19 @@ export class SeedRepository {
     });
   }
 
+  /** Every seed by id after `afterId` (enqueued or not), for a frontier rebuild. */
+  async pageAll(
+    afterId: bigint | undefined,
+    take: number,
+  ): Promise<Array<NewSeed & { id: bigint }>> {
+    return this.db.seed.findMany({
+      where: afterId !== undefined ? { id: { gt: afterId } } : {},
+      orderBy: { id: 'asc' },
+      take,
+      select: { id: true, url: true, urlFp: true, host: true, priority: true, source: true },
+    });
+  }
+
   async count(): Promise<number> {
     return this.db.seed.count();
   }

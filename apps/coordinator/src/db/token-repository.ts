@@ -10,6 +10,8 @@ export interface TokenRow {
   lastUsedAt: Date | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** The token it was created with (null: made in a session or at start-up). */
+  parentTokenId: string | null;
   user: { email: string; role: string; disabled: boolean };
 }
 
@@ -23,6 +25,7 @@ const select = {
   lastUsedAt: true,
   expiresAt: true,
   revokedAt: true,
+  parentTokenId: true,
   user: { select: { email: true, role: true, disabled: true } },
 } as const;
 
@@ -45,8 +48,43 @@ export class TokenRepository {
     prefix: string;
     tokenHash: string;
     expiresAt: Date | null;
+    parentTokenId?: string | null;
   }): Promise<TokenRow> {
     return this.db.apiToken.create({ data, select });
+  }
+
+  /**
+   * Inside a transaction: serializes creating a token with a token and revoking tokens, so a
+   * token cannot be created with a parent whose revocation is committing at the same moment
+   * (the revocation would miss it, and the new token would outlive its parent).
+   */
+  async lockLineage(): Promise<void> {
+    await this.db.$executeRaw`SELECT pg_advisory_xact_lock(727276)`;
+  }
+
+  /** Every token created with `id`, with those, and so on (not `id` itself), oldest first. */
+  async descendants(id: string): Promise<TokenRow[]> {
+    const ids = await this.db.$queryRaw<Array<{ id: string }>>`
+      WITH RECURSIVE tree AS (
+        SELECT id FROM api_tokens WHERE parent_token_id = ${id}::uuid
+        UNION
+        SELECT t.id FROM api_tokens t JOIN tree ON t.parent_token_id = tree.id)
+      SELECT id::text AS id FROM tree`;
+    if (ids.length === 0) return [];
+    return this.db.apiToken.findMany({
+      where: { id: { in: ids.map((r) => r.id) } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select,
+    });
+  }
+
+  /** Sets revoked_at of these tokens unless already set. */
+  async revokeMany(ids: string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.apiToken.updateMany({
+      where: { id: { in: ids }, revokedAt: null },
+      data: { revokedAt: at },
+    });
   }
 
   /** Sets revoked_at unless already set; returns the row as it is afterwards. */

@@ -64,6 +64,16 @@ export class UserRepository {
     return this.db.user.update({ where: { id }, data: patch, select });
   }
 
+  /**
+   * Replaces a password hash by an equivalent one (the same password with stronger parameters)
+   * unless it changed meanwhile; false then. Leaves updated_at alone: the account did not change.
+   */
+  async replacePasswordHash(id: string, oldHash: string, newHash: string): Promise<boolean> {
+    const n = await this.db.$executeRaw`
+      UPDATE users SET password_hash = ${newHash} WHERE id = ${id}::uuid AND password_hash = ${oldHash}`;
+    return n === 1;
+  }
+
   /** Users ordered by email, after `afterEmail` (the cursor). */
   async list(afterEmail: string | undefined, take: number): Promise<UserRow[]> {
     return this.db.user.findMany({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
 import { uniquePrefix } from '@crawler/shared/testing';
@@ -79,5 +80,42 @@ describe('NearDupIndex', () => {
       distance: 1,
     });
     expect(await index.originOf(page(40, base).url_fp)).toBeNull();
+  });
+
+  it('keeps each bucket to its most recent pages, an origin matched again included', async () => {
+    const on = `${prefix}:f`;
+    const index = new NearDupIndex(redis, on, 3, { bucketSize: 3, maxRecords: 1024 });
+    // Five pages sharing band 0 (the first 16 bits), 24+ bits apart: that bucket keeps three.
+    const tails = ['000000000000', 'ffffffffffff', '0f0f0f0f0f0f', 'f0f0f0f0f0f0', '00ff00ff00ff'];
+    const shared = (n: number) => `${base.slice(0, 4)}${tails[n - 1]}`;
+    const pages = [1, 2, 3, 4, 5].map((n) => page(100 + n, shared(n)));
+    for (const p of pages) expect(await index.check([p])).toEqual([]);
+    const bucket = `${on}:simband:{0:${base.slice(0, 4)}}`;
+    expect(await redis.llen(bucket)).toBe(3);
+    // A near copy of page 103 (still in) is found and moves 103 to the head. Page 101 left the
+    // bucket: a copy matching it in band 0 only is not found.
+    expect((await index.check([page(200, flip(shared(3), [20]))])).map((d) => d.originFp)).toEqual([
+      pages[2]!.url_fp,
+    ]);
+    expect((await redis.lrange(bucket, 0, 0))[0]).toContain(pages[2]!.url_fp);
+    expect(await index.check([page(201, flip(shared(1), [20, 40, 60]))])).toEqual([]);
+  });
+
+  it('keeps at most maxRecords verdicts', async () => {
+    const on = `${prefix}:g`;
+    const index = new NearDupIndex(redis, on, 3, { bucketSize: 16, maxRecords: 512 });
+    // 512 records over 256 shards: one per generation per shard, so at most two per shard.
+    await index.checkAndRecord([page(300, base)]);
+    const copies = Array.from({ length: 800 }, (_, i) => ({
+      ...page(1000 + i, flip(base, [i % 64])),
+      url_fp: createHash('sha256').update(String(i)).digest('hex').slice(0, 16),
+    }));
+    await index.checkAndRecord(copies);
+    let kept = 0;
+    for (const c of copies) if (await index.originOf(c.url_fp)) kept++;
+    expect(kept).toBeLessThanOrEqual(512);
+    expect(kept).toBeGreaterThan(150);
+    // The most recent verdict is always there.
+    expect(await index.originOf(copies.at(-1)!.url_fp)).not.toBeNull();
   });
 });

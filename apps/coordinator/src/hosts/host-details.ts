@@ -4,6 +4,8 @@ import type { Config } from '@crawler/shared/config';
 import type { RedisClient } from '@crawler/shared/redis';
 import { AppError } from '../api/app-error';
 import { isoOfClickhouse } from '../clickhouse/clickhouse-time';
+import type { AuditAction } from '../audit/audit-entry';
+import { atLeast, type Role } from '../auth/roles';
 import type { Store } from '../db/store';
 import { canonicalHost, hostBase } from './host-policy';
 import type { HostDetails } from './host-details.types';
@@ -25,6 +27,18 @@ SETTINGS do_not_merge_across_partitions_select_final = 1`;
 
 type Num = number | string;
 
+/**
+ * The actions whose target is a host. Entries of other actions may name the same string (an
+ * account's email, a token id), and are none of a host's business.
+ */
+const HOST_ACTIONS: AuditAction[] = [
+  'hosts.update',
+  'hosts.addBlockPattern',
+  'hosts.removeBlockPattern',
+  'seeds.add',
+  'deadLetters.requeue',
+];
+
 export interface HostDetailsDeps {
   store: Store;
   frontier: Frontier;
@@ -35,9 +49,16 @@ export interface HostDetailsDeps {
 
 /**
  * `GET /v1/hosts/{host}`: policy and frontier state, the robots.txt agents use, recent fetches
- * and errors, and the host's audit trail. 404 when no store knows the host.
+ * and errors, and the host's audit trail. 404 when no store knows the host. The audit entries
+ * name who made each change only for operators and admins (`actor` is null for a viewer), as
+ * the audit log itself does: viewers see what changed, not who changed it.
  */
-export async function getHostDetails(deps: HostDetailsDeps, rawHost: string): Promise<HostDetails> {
+export async function getHostDetails(
+  deps: HostDetailsDeps,
+  rawHost: string,
+  callerRole: Role,
+): Promise<HostDetails> {
+  const showActors = atLeast(callerRole, 'operator');
   const host = canonicalHost(rawHost);
   const [base, robots, recent, errors, audit] = await Promise.all([
     hostBase(
@@ -62,7 +83,7 @@ export async function getHostDetails(deps: HostDetailsDeps, rawHost: string): Pr
       ERRORS_SQL,
       { host },
     ),
-    deps.store.audit.list({ target: host }, undefined, 20),
+    deps.store.audit.list({ target: host, action: HOST_ACTIONS }, undefined, 20),
   ]);
   if (!base.known && recent.length === 0 && errors.length === 0 && robots === null)
     throw new AppError('NOT_FOUND', `host ${host} is not known`);
@@ -85,7 +106,7 @@ export async function getHostDetails(deps: HostDetailsDeps, rawHost: string): Pr
     })),
     audit: audit.map((a) => ({
       at: a.at.toISOString(),
-      actor: a.actorLabel,
+      actor: showActors ? a.actorLabel : null,
       action: a.action,
       before: a.before,
       after: a.after,

@@ -47,7 +47,8 @@ export const hostDetailsOutput = z.object({
   audit: z.array(
     z.object({
       at: z.string(),
-      actor: z.string(),
+      /** Who made the change (e.g. an email); null for viewers, who do not see the audit log. */
+      actor: z.string().nullable(),
       action: z.string(),
       before: z.unknown(),
       after: z.unknown(),

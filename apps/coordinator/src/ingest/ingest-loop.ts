@@ -93,6 +93,9 @@ export class IngestLoop<B> {
         failure = null;
         this.source.rewind();
         await sleep(this.opts.retryMs ?? 1000);
+        // The consumer group may be gone with the rest of an emptied Redis (NOGROUP): create it
+        // again where missing, or this ingest would fail for good while agents keep writing.
+        await this.source.open().catch(() => undefined);
       }
     }
     await Promise.all(inFlight);

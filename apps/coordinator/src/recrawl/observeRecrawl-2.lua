@@ -15,6 +15,8 @@
        payload_digest, content_hash]             a capture ('' = not given); change is
                                                  'new', 'changed' or 'unchanged'
     (one JSON argument rather than 12 per row: half the coordinator's CPU to send them.)
+    ARGV[5]    URLs the shard's schedule keeps at most (0 = no limit): past it, those due
+               furthest ahead (the longest intervals: pages that change least) leave it
   Output:
     the number of captures scheduled
 ]]
@@ -115,6 +117,16 @@ for _, op in ipairs(cjson.decode(ARGV[4])) do
     redis.call('HSET', meta_key, fp, json)
     redis.call('ZADD', due_key, string.format('%.0f', fetched_at + interval), fp)
     scheduled = scheduled + 1
+  end
+end
+local max_urls = tonumber(ARGV[5] or '0') or 0
+if max_urls > 0 then
+  local over = redis.call('ZCARD', due_key) - max_urls
+  if over > 0 then
+    local popped = redis.call('ZPOPMAX', due_key, over)
+    for i = 1, #popped, 2 do
+      redis.call('HDEL', meta_key, popped[i])
+    end
   end
 end
 return scheduled

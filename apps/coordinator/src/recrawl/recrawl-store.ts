@@ -30,6 +30,30 @@ const metaSchema = z.object({
 });
 type UrlMeta = z.infer<typeof metaSchema>;
 
+/**
+ * Where the schedule lives: the frontier's shards and keys (or, for a frontier rebuild, keys of
+ * the same shards under a scratch prefix).
+ */
+export type ScheduleLayout = Pick<Frontier, 'shards' | 'shardOf' | 'keys'>;
+
+/** What `observe` reads of a fetch row. */
+export type ObservedRow = Pick<
+  FetchRow,
+  | 'url_fp'
+  | 'url'
+  | 'host'
+  | 'depth'
+  | 'status'
+  | 'fetched_at'
+  | 'change'
+  | 'record_type'
+  | 'etag'
+  | 'last_modified'
+  | 'record_id'
+  | 'payload_digest'
+  | 'content_hash'
+>;
+
 /** A URL's schedule as the API shows it. */
 export interface RecrawlState {
   url: string;
@@ -53,8 +77,14 @@ export class RecrawlStore {
 
   constructor(
     private readonly redis: RedisClient,
-    private readonly frontier: Frontier,
+    private readonly frontier: ScheduleLayout,
     private readonly bounds: IntervalBounds,
+    /**
+     * RECRAWL_MAX_URLS: URLs the whole schedule keeps at most (0 = no limit), as an equal share
+     * per shard; past it, the URLs due furthest ahead — the longest intervals, the pages that
+     * change least — leave the schedule (they are not re-crawled unless found again).
+     */
+    private readonly maxUrls = 0,
   ) {
     redis.defineCommand(OBSERVE_COMMAND, { numberOfKeys: 2, lua: OBSERVE_LUA });
     const fn = (redis as unknown as Record<string, (...a: string[]) => Promise<unknown>>)[
@@ -74,7 +104,7 @@ export class RecrawlStore {
    * sees what the rows before it wrote, and two batches stored at once cannot lose each other's
    * updates of a URL.
    */
-  async observe(rows: readonly FetchRow[]): Promise<number> {
+  async observe(rows: readonly ObservedRow[]): Promise<number> {
     const perShard = new Map<number, ObserveOp[]>();
     for (const row of rows) {
       let op: ObserveOp;
@@ -103,6 +133,7 @@ export class RecrawlStore {
       else perShard.set(shard, [op]);
     }
     const bounds = [this.bounds.minMs, this.bounds.maxMs, this.bounds.initialMs].map(String);
+    const shardCap = String(this.maxUrls > 0 ? Math.ceil(this.maxUrls / this.frontier.shards) : 0);
     const counts = await Promise.all(
       [...perShard].map(async ([shard, ops]) => {
         const keys = [this.frontier.keys.recrawlDue(shard), this.frontier.keys.recrawlMeta(shard)];
@@ -110,7 +141,12 @@ export class RecrawlStore {
         // In order within the shard: a later call may depend on what an earlier one wrote.
         for (let from = 0; from < ops.length; from += OPS_PER_CALL)
           scheduled += Number(
-            await this.script(...keys, ...bounds, opsJson(ops.slice(from, from + OPS_PER_CALL))),
+            await this.script(
+              ...keys,
+              ...bounds,
+              opsJson(ops.slice(from, from + OPS_PER_CALL)),
+              shardCap,
+            ),
           );
         return scheduled;
       }),

@@ -17,6 +17,7 @@ export interface SweepResult {
 export class RecrawlSweeper {
   private queue: Queue | null = null;
   private worker: Worker | null = null;
+  private everyMs = 0;
 
   constructor(
     private readonly store: RecrawlStore,
@@ -46,9 +47,20 @@ export class RecrawlSweeper {
   async start(redisUrl: string, prefix: string, everyMs: number): Promise<void> {
     const opts = { connection: redisOptions(redisUrl), prefix: `{${prefix}:bull}` };
     this.queue = new Queue('recrawl', opts);
-    await this.queue.upsertJobScheduler('recrawl-sweep', { every: everyMs }, { name: 'sweep' });
+    this.everyMs = everyMs;
+    await this.reschedule();
     this.worker = new Worker('recrawl', async () => this.sweep(), { ...opts, concurrency: 1 });
     this.worker.on('failed', (_job, err) => this.log.warn({ err }, 're-crawl sweep failed'));
+  }
+
+  /** (Re)creates the job scheduler: it lives in Redis, so it is gone when Redis was emptied. */
+  async reschedule(): Promise<void> {
+    if (!this.queue || this.everyMs <= 0) return;
+    await this.queue.upsertJobScheduler(
+      'recrawl-sweep',
+      { every: this.everyMs },
+      { name: 'sweep' },
+    );
   }
 
   async stop(): Promise<void> {

@@ -3,10 +3,23 @@ import type { AnalyticsStore, FetchStats } from '@crawler/shared/analytics';
 import type { RedisClient } from '@crawler/shared/redis';
 import type { SeedRepository } from '../db/seed-repository';
 import type { RecrawlStore } from '../recrawl/recrawl-store';
+import { isAlive, readHeartbeats } from '../agents/heartbeats';
 import { qualityCounters } from '../urls/host-quality-reader';
 
-/** Heartbeats newer than this count an agent as alive. */
-export const AGENT_ALIVE_MS = 15_000;
+/** Open leases read per shard to split them by holder (far above agents × AGENT_MAX_HOSTS). */
+const MAX_LEASES_READ = 100_000;
+
+/** `fetches.pagesPerSecond` is the attempts of this many seconds before now, per second. */
+export const RATE_WINDOW_S = 30;
+
+// Attempts in the recent window, by the coordinator's clock (the agents' clock stamps both
+// fetched_at and the heartbeats). `fetches_by_time` is sorted by time: the range is a few
+// granules of the day's partition.
+const RECENT_SQL = `
+SELECT count() AS n FROM fetches_by_time FINAL
+WHERE fetched_at > fromUnixTimestamp64Milli({from:Int64})
+  AND fetched_at <= fromUnixTimestamp64Milli({to:Int64}) AND NOT robots_denied
+SETTINGS do_not_merge_across_partitions_select_final = 1`;
 
 export interface Stats {
   frontier: {
@@ -21,9 +34,23 @@ export interface Stats {
     seenFalsePositiveRate: number;
     deadLetters: number;
   };
+  /**
+   * Totals over every fetch; `pagesPerSecond` is over the last {@link RATE_WINDOW_S} s only, and
+   * 0 while no agent is alive (fetches still being ingested are not a crawl going on).
+   */
   fetches: FetchStats;
   seeds: { total: number };
-  agents: { alive: number };
+  /**
+   * Agents in the heartbeat set: `alive` beat within the last 15 s; `dead` beat before and
+   * never said goodbye (a clean stop leaves the set), so their leases stay open until they
+   * expire, or an operator releases them (`POST /v1/agents/{id}/release-leases`).
+   */
+  agents: {
+    alive: number;
+    dead: number;
+    /** Open leases by their holder: an agent alive, or one that is not (dead, or unknown). */
+    openLeases: { live: number; dead: number };
+  };
   /** Re-crawl freshness: URLs on the schedule, those past due, and their share. */
   recrawl: { scheduled: number; pastDue: number; pastDueShare: number };
   /**
@@ -37,22 +64,34 @@ export interface Stats {
 }
 
 /** `GET /v1/stats`: the crawl at a glance, from the frontier, ClickHouse and Postgres. */
-export async function getStats(deps: {
-  frontier: Frontier;
-  analytics: AnalyticsStore;
-  seeds: SeedRepository;
-  redis: RedisClient;
-  agentsKey: string;
-  recrawl: RecrawlStore;
-}): Promise<Stats> {
-  const [f, fetches, seeds, alive, freshness, quality] = await Promise.all([
+export async function getStats(
+  deps: {
+    frontier: Frontier;
+    analytics: AnalyticsStore;
+    seeds: SeedRepository;
+    redis: RedisClient;
+    agentsKey: string;
+    recrawl: RecrawlStore;
+  },
+  now = Date.now(),
+): Promise<Stats> {
+  const [f, fetches, recent, seeds, beats, leases, freshness, quality] = await Promise.all([
     deps.frontier.stats(),
     deps.analytics.fetchStats(),
+    deps.analytics.queryJson<{ n: number | string }>(RECENT_SQL, {
+      from: now - RATE_WINDOW_S * 1000,
+      to: now,
+    }),
     deps.seeds.count(),
-    deps.redis.zcount(deps.agentsKey, Date.now() - AGENT_ALIVE_MS, '+inf'),
+    readHeartbeats(deps.redis, deps.agentsKey),
+    deps.frontier.openLeases(MAX_LEASES_READ),
     deps.recrawl.freshness(),
     qualityCounters(deps.redis, deps.frontier),
   ]);
+  const live = new Set([...beats].filter(([, beat]) => isAlive(beat, now)).map(([id]) => id));
+  const [alive, dead] = [live.size, beats.size - live.size];
+  const leasesLive = leases.filter((l) => live.has(l.agentId)).length;
+  const pagesPerSecond = alive > 0 ? Number(recent[0]?.n ?? 0) / RATE_WINDOW_S : 0;
   return {
     frontier: {
       shards: f.shards,
@@ -65,9 +104,13 @@ export async function getStats(deps: {
       seenFalsePositiveRate: f.seenFalsePositiveRate,
       deadLetters: f.deadLetters,
     },
-    fetches,
+    fetches: { ...fetches, pagesPerSecond },
     seeds: { total: seeds },
-    agents: { alive },
+    agents: {
+      alive,
+      dead,
+      openLeases: { live: leasesLive, dead: leases.length - leasesLive },
+    },
     recrawl: {
       ...freshness,
       pastDueShare: freshness.scheduled > 0 ? freshness.pastDue / freshness.scheduled : 0,

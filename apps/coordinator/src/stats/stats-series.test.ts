@@ -115,6 +115,35 @@ describe('stats series from the per-minute rollups', () => {
     expect(s.buckets.every((b) => b.t % 900_000 === 0)).toBe(true);
   });
 
+  // The status-mix chart stacks 2xx … 5xx and "no answer": each attempt must be in exactly one
+  // (it once stacked `errors`, no answer *or* 5xx, so every 5xx showed twice).
+  it('partitions the attempts into status classes and no answer, on both sources', async () => {
+    const cases: ReadonlyArray<readonly ['15m' | '1h' | '6h' | '24h', 'fetches' | 'rollup']> = [
+      ['15m', 'fetches'],
+      ...(['1h', '6h', '24h'] as const).flatMap((w) => [
+        [w, 'fetches'] as const,
+        [w, 'rollup'] as const,
+      ]),
+    ];
+    for (const [window, source] of cases) {
+      const s = await statsSeries({ analytics }, { window }, NOW, source);
+      const from = s.buckets[0]!.t;
+      const inWindow = [...rows, ...pair].filter((r) => r.fetched_at.getTime() >= from);
+      const what = `${window} ${source}`;
+      for (const b of s.buckets) {
+        expect(b.s2xx + b.s3xx + b.s4xx + b.s5xx + b.no_answer, what).toBe(b.pages);
+        expect(b.errors, what).toBe(b.no_answer + b.s5xx);
+      }
+      const total = (k: 'no_answer' | 's5xx') => s.buckets.reduce((a, b) => a + b[k], 0);
+      expect(total('no_answer'), what).toBe(inWindow.filter((r) => r.status === 0).length);
+      expect(total('s5xx'), what).toBe(inWindow.filter((r) => r.status === 503).length);
+      expect(total('no_answer'), what).toBeGreaterThan(0);
+      expect(total('s5xx'), what).toBeGreaterThan(0);
+      const mix = Object.fromEntries(s.status_mix.map((m) => [m.status_class, m.count]));
+      expect([mix.none, mix['5xx']], what).toEqual([total('no_answer'), total('s5xx')]);
+    }
+  });
+
   it('finds near duplicates as a reference computation does, on both sources', async () => {
     // A SimHash seen with two different bodies in the window; its attempts that are not exact
     // duplicates count, in their bucket.

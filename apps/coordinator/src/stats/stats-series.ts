@@ -130,6 +130,7 @@ export async function statsSeries(
       s3xx: Number(r?.s3xx ?? 0),
       s4xx: Number(r?.s4xx ?? 0),
       s5xx: Number(r?.s5xx ?? 0),
+      no_answer: 0,
       errors: Number(r?.errors ?? 0),
       p50_ms: Math.round(r?.q[0] ?? 0),
       p95_ms: Math.round(r?.q[1] ?? 0),
@@ -137,11 +138,14 @@ export async function statsSeries(
       duplicates: Number(r?.duplicates ?? 0),
       near_duplicates: nearByT.get(t) ?? 0,
     };
+    // Whatever has no status class: so the five series partition the attempts (`errors` is
+    // no answer *or* 5xx, and charting it beside 5xx counted every 5xx twice).
+    b.no_answer = b.pages - b.s2xx - b.s3xx - b.s4xx - b.s5xx;
     mix['2xx'] += b.s2xx;
     mix['3xx'] += b.s3xx;
     mix['4xx'] += b.s4xx;
     mix['5xx'] += b.s5xx;
-    mix.none += b.pages - b.s2xx - b.s3xx - b.s4xx - b.s5xx;
+    mix.none += b.no_answer;
     buckets.push(b);
   }
   return {

@@ -22,7 +22,12 @@ const bucket = z.object({
   s3xx: z.number().int(),
   s4xx: z.number().int(),
   s5xx: z.number().int(),
-  /** No HTTP answer (status 0) or a 5xx. */
+  /**
+   * No HTTP answer (status 0: timeout, refused, DNS…). With s2xx … s5xx it partitions `pages`:
+   * each attempt is in exactly one of the five (the status mix charts these).
+   */
+  no_answer: z.number().int(),
+  /** No HTTP answer or a 5xx: `no_answer + s5xx` (an error rate, not a status class). */
   errors: z.number().int(),
   /** Fetch time quantiles over the bucket's attempts, ms (0 when empty). */
   p50_ms: z.number(),

@@ -37,7 +37,9 @@ function parseCursor(cursor: string): { createdAt: Date; id: string } {
 /**
  * `POST /v1/tokens`: a new token for the caller (or, for an admin, another user). Its role is
  * at most the owner's and the caller's, so a token never grants more than whoever made it.
- * The answer holds the secret; only its SHA-256 is stored, so it cannot be shown again.
+ * Made with a token, it records that token as its parent and may not outlive it: an
+ * `expires_at` later than the parent's, or none when the parent expires, is refused (403) —
+ * never silently shortened. The answer holds the secret; only its SHA-256 is stored.
  */
 export async function createToken(
   deps: { store: Store },
@@ -59,15 +61,26 @@ export async function createToken(
       `role: a token for ${owner.email} created by this caller can be at most ${ceiling}`,
       { needed: role, role: ceiling },
     );
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   const secret = newTokenSecret();
   const token = await deps.store.transaction(async (r) => {
+    const parentTokenId = caller.via === 'token' ? caller.tokenId : null;
+    if (parentTokenId !== null) {
+      await r.tokens.lockLineage();
+      const parent = await r.tokens.get(parentTokenId);
+      // Revoked since this call was authenticated (its revocation committed first).
+      if (!parent || parent.revokedAt)
+        throw new AppError('UNAUTHENTICATED', 'this API token was revoked');
+      assertWithinParent(parent.expiresAt, expiresAt);
+    }
     const row = await r.tokens.create({
       userId: owner.id,
       name: input.name,
       role,
       prefix: tokenDisplayPrefix(secret),
       tokenHash: sha256Hex(secret),
-      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      expiresAt,
+      parentTokenId,
     });
     await r.audit.record(auditEntry(call, 'tokens.create', row.id, null, tokenAuditView(row)));
     return row;
@@ -75,27 +88,58 @@ export async function createToken(
   return { token: tokenView(token), secret };
 }
 
+/** Refuses an expiry later than the parent token's (or none, when the parent has one). */
+function assertWithinParent(parentExpiresAt: Date | null, expiresAt: Date | null): void {
+  if (parentExpiresAt === null) return;
+  if (expiresAt !== null && expiresAt <= parentExpiresAt) return;
+  const max = parentExpiresAt.toISOString();
+  throw new AppError(
+    'FORBIDDEN',
+    `expires_at: the API token making this call expires at ${max}, and a token can only create tokens that expire no later than itself; give an expires_at up to ${max}`,
+    { max_expires_at: max },
+  );
+}
+
 /**
- * `DELETE /v1/tokens/{id}`: revokes a token; the next call with it is a 401. Callers revoke
- * their own tokens, admins anyone's; someone else's token is "not found" to a non-admin.
- * Revoking a revoked token changes nothing and writes no audit entry.
+ * `DELETE /v1/tokens/{id}`: revokes a token and every token created with it, transitively (a
+ * token made with a revoked token stops working too); the next call with any of them is a
+ * 401. Callers revoke their own tokens, admins anyone's; someone else's token is "not found" to
+ * a non-admin. Each token revoked gets its own audit entry (`revoked_with` names the token
+ * whose revocation took it along); revoking a revoked token writes none.
  */
 export async function revokeToken(
   deps: { store: Store },
   call: CallContext,
   rawId: string,
-): Promise<TokenView> {
+): Promise<TokenView & { revoked_with_it: string[] }> {
   const { id } = revokeTokenInput.parse({ id: rawId });
   const { caller } = call;
   return deps.store.transaction(async (r) => {
+    await r.tokens.lockLineage();
     const before = await r.tokens.get(id);
     if (!before || (before.userId !== caller.userId && !atLeast(caller.role, 'admin')))
       throw new AppError('NOT_FOUND', `token ${id} does not exist`);
-    if (before.revokedAt) return tokenView(before);
-    const after = await r.tokens.revoke(id, new Date());
+    const now = new Date();
+    const descendants = (await r.tokens.descendants(id)).filter((t) => !t.revokedAt);
+    await r.tokens.revokeMany(
+      descendants.map((t) => t.id),
+      now,
+    );
+    for (const t of descendants) {
+      const after = { ...t, revokedAt: now };
+      await r.audit.record(
+        auditEntry(call, 'tokens.revoke', t.id, tokenAuditView(t), {
+          ...tokenAuditView(after),
+          revoked_with: id,
+        }),
+      );
+    }
+    const revokedWithIt = descendants.map((t) => t.id);
+    if (before.revokedAt) return { ...tokenView(before), revoked_with_it: revokedWithIt };
+    const after = await r.tokens.revoke(id, now);
     await r.audit.record(
       auditEntry(call, 'tokens.revoke', id, tokenAuditView(before), tokenAuditView(after)),
     );
-    return tokenView(after);
+    return { ...tokenView(after), revoked_with_it: revokedWithIt };
   });
 }

@@ -13,6 +13,8 @@ export interface TokenView {
   last_used_at: string | null;
   expires_at: string | null;
   revoked_at: string | null;
+  /** The token this one was created with; revoking that one revokes this one too. */
+  parent_token_id: string | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -29,6 +31,7 @@ export function tokenView(t: TokenRow): TokenView {
     last_used_at: iso(t.lastUsedAt),
     expires_at: iso(t.expiresAt),
     revoked_at: iso(t.revokedAt),
+    parent_token_id: t.parentTokenId,
   };
 }
 
@@ -42,5 +45,6 @@ export function tokenAuditView(t: TokenRow) {
     user_email: t.user.email,
     expires_at: iso(t.expiresAt),
     revoked_at: iso(t.revokedAt),
+    parent_token_id: t.parentTokenId,
   };
 }

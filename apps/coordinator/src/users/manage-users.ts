@@ -1,6 +1,6 @@
 import { AppError } from '../api/app-error';
 import { auditEntry, type Actor } from '../audit/audit-entry';
-import { hashPassword } from '../auth/password';
+import { hashPassword, type ScryptParams } from '../auth/password';
 import type { Store } from '../db/store';
 import { EmailTakenError } from '../db/user-repository';
 import { userAuditView, userView, type UserView } from './user-view';
@@ -22,13 +22,13 @@ export async function listUsers(
 
 /** `POST /v1/users`: a new account; 409 when the email is taken. */
 export async function createUser(
-  deps: { store: Store },
+  deps: { store: Store; passwordParams: ScryptParams },
   actor: Actor,
   raw: unknown,
 ): Promise<UserView> {
   const input = createUserInput.parse(raw);
   // Hash before the transaction: scrypt takes tens of ms and must not hold a connection.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.passwordParams);
   try {
     return await deps.store.transaction(async (r) => {
       const user = await r.users.create({
@@ -55,7 +55,7 @@ export async function createUser(
  * never lock itself out.
  */
 export async function updateUser(
-  deps: { store: Store },
+  deps: { store: Store; passwordParams: ScryptParams },
   actor: Actor,
   rawId: string,
   rawPatch: unknown,
@@ -63,7 +63,9 @@ export async function updateUser(
   const { id } = userIdInput.parse({ id: rawId });
   const patch = userPatch.parse(rawPatch);
   const passwordHash =
-    patch.password !== undefined ? await hashPassword(patch.password) : undefined;
+    patch.password !== undefined
+      ? await hashPassword(patch.password, deps.passwordParams)
+      : undefined;
   return deps.store.transaction(async (r) => {
     await r.users.lockAccounts();
     const before = await r.users.get(id);

@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { accountEmail } from '../auth/auth.types';
 import { role } from '../auth/roles';
 
-/** Emails are compared lower-cased: one account per address whatever its case. */
-export const email = z
-  .email()
-  .max(254)
-  .transform((e) => e.toLowerCase());
+/** Emails are validated and compared lower-cased: one account per address whatever its case. */
+export const email = accountEmail;
 
 /** 8 to 1,024 characters; the upper bound keeps a login from being a free scrypt of megabytes. */
 export const password = z.string().min(8, 'at least 8 characters').max(1024);

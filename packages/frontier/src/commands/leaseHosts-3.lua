@@ -13,7 +13,7 @@
     ARGV[1] key prefix of the shard
     ARGV[2] agent id
     ARGV[3] max hosts
-    ARGV[4] lease length (ms)
+    ARGV[4] longest the agent may work the lease (ms): sizes the batch
     ARGV[5] max URLs per lease
     ARGV[6] default gap between requests (ms)
     ARGV[7] shard number (goes into lease ids)
@@ -21,6 +21,7 @@
     ARGV[9] re-crawl share (0..1)
     ARGV[10] default daily budget per host (0 = unlimited)
     ARGV[11] retry delay for a host whose IP is busy (ms)
+    ARGV[12] time to live of the lease until the agent renews it (ms; renewLeases)
   Output:
     array of { lease_id, host, lease_ms, gap_ms, ip or '', { tier|entry, ... }, max_conn }
 ]]
@@ -37,6 +38,7 @@ for w in string.gmatch(ARGV[8], '%d+') do
   tier = tier + 1
 end
 local share, default_budget, ip_retry = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local ttl_ms = tonumber(ARGV[12] or ARGV[4])
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
 --- @include "includes/make-ready"
@@ -169,12 +171,12 @@ local function lease_host(host, class)
     return
   end
   local lease_id = shard .. '-' .. redis.call('HINCRBY', stats_key, 'lease_seq', 1)
-  local deadline = now + lease_ms
+  local deadline = now + ttl_ms
   redis.call('RPUSH', prefix .. 'lq:' .. host, unpack(tagged))
   redis.call('HSET', hkey, 'lease', lease_id, 'lease_agent', agent, 'lease_deadline', deadline)
   redis.call('HINCRBY', hkey, 'n', 0 - #tagged)
   redis.call('ZADD', leases_key, deadline, lease_id)
-  redis.call('HSET', prefix .. 'l:' .. lease_id, 'host', host)
+  redis.call('HSET', prefix .. 'l:' .. lease_id, 'host', host, 'agent', agent, 'gap', math.max(gap, tonumber(h[5] or '0')))
   redis.call('HINCRBY', stats_key, 'queued', 0 - #tagged)
   if ipkey then redis.call('HSET', ipkey, 'lease', lease_id, 'deadline', deadline) end
   out[#out + 1] = { lease_id, host, lease_ms, gap, ip or '', tagged, tonumber(h[8] or '1') }

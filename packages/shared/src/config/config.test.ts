@@ -34,6 +34,20 @@ describe('loadConfig', () => {
   });
 });
 
+describe('lease TTL', () => {
+  it('defaults to 15 s, or a request’s longest life + 5 s when that is longer', () => {
+    expect(loadConfig({}).LEASE_TTL_MS).toBe(15_000);
+    expect(loadConfig({ FETCH_TOTAL_TIMEOUT_MS: '30000' }).LEASE_TTL_MS).toBe(35_000);
+    expect(loadConfig({ LEASE_TTL_MS: '20000' }).LEASE_TTL_MS).toBe(20_000);
+  });
+
+  it('refuses a TTL a request cannot fit in', () => {
+    expect(() => loadConfig({ LEASE_TTL_MS: '12000', FETCH_TOTAL_TIMEOUT_MS: '10000' })).toThrow(
+      /LEASE_TTL_MS=12000: must be at least FETCH_TOTAL_TIMEOUT_MS \+ 3000 \(13000\)/,
+    );
+  });
+});
+
 describe('lease length', () => {
   it('refuses a lease too short for one request', () => {
     expect(() => loadConfig({ LEASE_MS: '10000', FETCH_TOTAL_TIMEOUT_MS: '10000' })).toThrow(

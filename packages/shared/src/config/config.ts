@@ -39,6 +39,12 @@ export const envSchema = z.object({
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   /** Set to 1 when REDIS_URL points at a Redis Cluster node. */
   REDIS_CLUSTER: bool.default(false),
+  /**
+   * Lets the coordinator and agents run on a Redis that persists nothing (no AOF, no RDB save
+   * points) or evicts keys (maxmemory-policy other than noeviction). Redis holds the frontier,
+   * so they refuse such a Redis unless this is true: tests, benches, the demo, throw-away crawls.
+   */
+  REDIS_VOLATILE_OK: bool.default(false),
   /** Prefix of every Redis key of this installation; tests use a unique one per run. */
   REDIS_PREFIX: z
     .string()
@@ -129,6 +135,15 @@ export const envSchema = z.object({
   AGENT_LEASE_RAMP_PER_S: int(1, 1_000_000).default(1000),
   /** Threads parsing HTML off the event loop (0 = cores − 1, at least 1). */
   AGENT_PARSE_THREADS: int(0, 64).default(0),
+  /**
+   * Decoded response bodies one agent holds at once, bytes (64 MiB): reserved as bytes arrive
+   * and released once the page is archived and parsed; a request waits (socket paused) for room.
+   * The oldest request never waits, so one body may overdraw it by up to FETCH_MAX_BODY_BYTES.
+   * Costs up to ~2× in RSS (measured: the final copy of a body, freed chunks the allocator keeps).
+   */
+  AGENT_BODY_BUDGET_BYTES: int(1024 * 1024, 64 * 1024 ** 3).default(64 * 1024 * 1024),
+  /** Compiled robots.txt rules one agent keeps in memory, bytes (64 MiB; LRU; Redis keeps all). */
+  AGENT_ROBOTS_CACHE_BYTES: int(64 * 1024, 64 * 1024 ** 3).default(64 * 1024 * 1024),
   /** Port of the agent's Prometheus /metrics endpoint (0 = off). */
   AGENT_METRICS_PORT: int(0, 65535).default(9464),
   /** Address the metrics endpoint listens on (0.0.0.0 in containers). */
@@ -146,8 +161,14 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
     .optional(),
-  /** Lease length in ms; an expired lease returns its URLs to the host's queue. */
+  /** Longest an agent works one host lease, in ms (sizes the lease's batch of URLs). */
   LEASE_MS: int(1000, 3_600_000).default(300_000),
+  /**
+   * A lease's time to live unless its agent renews it (agents renew every ~2 s): a dead agent's
+   * hosts come back, with its unfinished URLs, within this. Default: 15 s, or
+   * FETCH_TOTAL_TIMEOUT_MS + 5 s when that is longer (a request must fit inside it).
+   */
+  LEASE_TTL_MS: int(2000, 3_600_000).optional(),
   /** URLs handed out per host lease at most. */
   LEASE_MAX_URLS: int(1, 1000).default(50),
   FETCH_CONNECT_TIMEOUT_MS: int(100, 120_000).default(3000),
@@ -173,11 +194,28 @@ export const envSchema = z.object({
   DEDUPE_EXACT: bool.default(true),
   /** Near-duplicate threshold: SimHash Hamming distance at most this is a near duplicate. */
   DEDUPE_NEAR_DISTANCE: int(0, 3).default(3),
+  /**
+   * Distinct bodies the exact-duplicate index (SHA-256 → first capture, Redis) remembers at most;
+   * the least recently seen go first (two generations per shard). ~210 bytes of Redis each.
+   */
+  DEDUPE_CONTENT_MAX_BODIES: int(512, 2_000_000_000).default(4_000_000),
+  /**
+   * Pages kept per SimHash band bucket of the near-duplicate index (the most recent; 262,144
+   * buckets in all, a page sits in four). Bounds the index at ~buckets × size × 100 bytes.
+   */
+  DEDUPE_NEAR_BUCKET_SIZE: int(1, 1024).default(16),
+  /** Near-duplicate verdicts (page → the page it copies) kept at most, most recent first. */
+  DEDUPE_NEAR_MAX_RECORDS: int(512, 2_000_000_000).default(2_000_000),
   /** robots.txt failures (5xx/unreachable) before a host's URLs are dead-lettered. */
   ROBOTS_MAX_FAILURES: int(1, 100).default(4),
   /** First retry delay after a failed robots.txt, doubled each time. */
   ROBOTS_RETRY_BASE_MS: int(100, 86_400_000).default(60_000),
   WARC_MAX_FILE_BYTES: int(1024 * 1024, 100 * 1024 * 1024 * 1024).default(1024 * 1024 * 1024),
+  /**
+   * A WARC file is closed (and shipped) once its first record is this old, ms, even when it is
+   * far from WARC_MAX_FILE_BYTES: a quiet agent's records still reach storage within this time.
+   */
+  WARC_MAX_FILE_AGE_MS: int(1000, 7 * 86_400_000).default(900_000),
   /** S3-compatible storage for closed WARC files; unset keeps them in DATA_DIR/warc. */
   S3_BUCKET: z.string().default(''),
   /** Service URL for MinIO, Ceph…; unset means AWS S3 in S3_REGION. */
@@ -198,12 +236,23 @@ export const envSchema = z.object({
   RECRAWL_SWEEP_EVERY_MS: int(0, 86_400_000).default(60_000),
   /** Due URLs one sweep enqueues at most (the frontier's recrawl share paces them further). */
   RECRAWL_SWEEP_MAX: int(1, 10_000_000).default(20_000),
+  /**
+   * URLs the re-crawl schedule holds at most (all shards); past it, the URLs due furthest ahead
+   * (those that change least) leave the schedule. ~400 bytes of Redis each.
+   */
+  RECRAWL_MAX_URLS: int(1000, 2_000_000_000).default(5_000_000),
   /** Partitions (Redis streams) of the `pages.parsed` feed; fixed for the life of a crawl. */
   FEED_PARTITIONS: int(1, 1024).default(8),
   /** Entries each feed partition keeps at most (older ones are trimmed, read or not). */
   FEED_MAX_LEN: int(1000, 100_000_000).default(100_000),
   /** Longest page text carried inline in the feed (UTF-8 bytes); longer goes to object storage. */
   FEED_INLINE_TEXT_BYTES: int(0, 16 * 1024 * 1024).default(64 * 1024),
+  /**
+   * Bytes the `pages.parsed` feed keeps, all partitions together (1 GiB): each partition is
+   * trimmed to the entries that fit its share at the measured bytes per entry (and to
+   * FEED_MAX_LEN). Consumers further behind lose the oldest entries.
+   */
+  FEED_MAX_BYTES: int(1024 * 1024, 1024 ** 4).default(1024 ** 3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   // Control plane: authentication of the coordinator API.
@@ -220,6 +269,29 @@ export const envSchema = z.object({
   COOKIE_SECURE: bool.default(false),
   /** Console sessions end this long after login. */
   SESSION_TTL_MS: int(60_000, 90 * 86_400_000).default(12 * 3_600_000),
+  /**
+   * scrypt cost of new password hashes, log2(N) with r = 8, p = 1: 17 (128 MiB, a few hundred
+   * ms) is OWASP's recommendation. Lower only in tests. Older hashes are rehashed at login.
+   */
+  PASSWORD_SCRYPT_LOG2_N: int(12, 20).default(17),
+  /** Login attempts one account may make in a burst; a failed one spends one (0 = no limit). */
+  LOGIN_ACCOUNT_BURST: int(0, 10_000).default(10),
+  /** An account regains one spent login attempt this often, ms. */
+  LOGIN_ACCOUNT_REFILL_MS: int(100, 86_400_000).default(60_000),
+  /** Login attempts one client address (an IPv6 /64) may make in a burst (0 = no limit). */
+  LOGIN_ADDRESS_BURST: int(0, 100_000).default(30),
+  /** A client address regains one spent login attempt this often, ms. */
+  LOGIN_ADDRESS_REFILL_MS: int(100, 86_400_000).default(6_000),
+  /**
+   * The console's credential to the coordinator (both read it): only a request carrying it may
+   * name the browser's address (`x-crawler-client-address`). Unset: the header is ignored.
+   */
+  CONSOLE_SECRET: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,256}$/, '32 to 256 printable ASCII characters')
+    .optional(),
+  /** Console only: CIDRs of reverse proxies in front of it, whose X-Forwarded-For it believes. */
+  CONSOLE_TRUSTED_PROXIES: cidrList.default([]),
   /** The CLI's API token (sent as `Authorization: Bearer`); unset: DATA_DIR/admin.json. */
   CRAWLER_API_TOKEN: z.string().optional(),
 });
@@ -229,10 +301,16 @@ const SECRET_VARS = new Set([
   'ADMIN_PASSWORD',
   'ADMIN_TOKEN',
   'CRAWLER_API_TOKEN',
+  'CONSOLE_SECRET',
   'S3_SECRET_ACCESS_KEY',
 ]);
 
-export type Config = z.infer<typeof envSchema> & { userAgent: string; agentId: string };
+export type Config = Omit<z.infer<typeof envSchema>, 'LEASE_TTL_MS'> & {
+  /** Resolved: set, or its default from FETCH_TOTAL_TIMEOUT_MS. */
+  LEASE_TTL_MS: number;
+  userAgent: string;
+  agentId: string;
+};
 
 /** Raised when the environment does not validate; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -267,8 +345,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `LEASE_MS=${c.LEASE_MS}: must be at least 2 × FETCH_TOTAL_TIMEOUT_MS + 5000 (${2 * c.FETCH_TOTAL_TIMEOUT_MS + 5000})`,
     ]);
   }
+  // A request starts only while the lease's confirmed life has FETCH_TOTAL_TIMEOUT_MS + 1 s
+  // left, and renewals come every ~2 s: the TTL needs room for both.
+  const leaseTtlMs = c.LEASE_TTL_MS ?? Math.max(15_000, c.FETCH_TOTAL_TIMEOUT_MS + 5000);
+  if (leaseTtlMs < c.FETCH_TOTAL_TIMEOUT_MS + 3000) {
+    throw new ConfigError([
+      `LEASE_TTL_MS=${leaseTtlMs}: must be at least FETCH_TOTAL_TIMEOUT_MS + 3000 (${c.FETCH_TOTAL_TIMEOUT_MS + 3000})`,
+    ]);
+  }
   return {
     ...c,
+    LEASE_TTL_MS: leaseTtlMs,
     userAgent: userAgentOf(c.CRAWLER_UA_TOKEN, c.CRAWLER_CONTACT_URL),
     agentId: c.AGENT_ID ?? `${hostnameSafe()}-${process.pid}`,
   };

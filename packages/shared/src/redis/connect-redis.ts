@@ -10,7 +10,8 @@ export class RedisUnavailableError extends Error {
   constructor(url: string, cause: unknown) {
     super(
       `Redis is not reachable at ${redactUrl(url)} (${cause instanceof Error ? cause.message : String(cause)}). ` +
-        `Start it (e.g. \`redis-server --daemonize yes --port 6379 --save '' --appendonly no\`) or set REDIS_URL.`,
+        `Start it (e.g. \`redis-server --daemonize yes --port 6379 --appendonly yes --appendfsync everysec\`) or set REDIS_URL. ` +
+        `Redis holds the frontier, so it runs with an append-only file (written in the folder it starts in, or --dir).`,
     );
   }
 }
@@ -50,7 +51,9 @@ export async function connectRedis(
     client = new Redis(url, {
       ...common,
       maxRetriesPerRequest: 3,
-      retryStrategy: (n) => (n > 20 ? null : Math.min(n * 200, 2000)),
+      // Reconnect for as long as the process lives (a Redis restart can take a while): calls
+      // made meanwhile fail after 3 tries, and their callers retry.
+      retryStrategy: (n) => Math.min(n * 200, 2000),
     });
   }
   // A server that accepts the connection but never answers (wrong port, hung Redis) must fail too.

@@ -1,3 +1,10 @@
 export { connectRedis, type RedisClient, RedisUnavailableError } from './connect-redis';
+export {
+  checkRedisDurability,
+  RedisNotDurableError,
+  type RedisDurabilityProblem,
+  type RedisNodeDurability,
+} from './check-redis-durability';
+export { CappedHash, type CappedHashKeys } from './capped-hash';
 export { deleteKeysWithPrefix } from './delete-keys-with-prefix';
 export { scanKeys } from './scan-keys';

@@ -22,6 +22,6 @@ export {
   MAX_KEY_BYTES,
   MAX_SEGMENT_BYTES,
 } from './object-key';
-export { WarcShipper } from './warc-shipper';
+export { WarcShipper, type ShipFilter } from './warc-shipper';
 export type { ShippedEvent, ShipFailedEvent, WarcShipperOptions } from './warc-shipper-options';
 export { SHIPPED_SUFFIX } from './shipped-marker';

@@ -11,6 +11,9 @@ import {
   type WarcShipperOptions,
 } from './warc-shipper-options';
 
+/** Which keys to ship: true ships. */
+export type ShipFilter = (key: string) => boolean | Promise<boolean>;
+
 interface QueuedFile {
   key: string;
   path: string;
@@ -44,6 +47,7 @@ export class WarcShipper {
   private stopped = false;
   private wake: (() => void) | null = null;
   private idleWaiters: Array<() => void> = [];
+  private sweep: NodeJS.Timeout | null = null;
 
   /** Throws STORAGE_BAD_OPTIONS naming the option when the options are invalid. */
   constructor(options: WarcShipperOptions) {
@@ -75,17 +79,18 @@ export class WarcShipper {
   /**
    * Queues every `*.warc.gz` file under `dir` that has no `.shipped` marker (left by an earlier
    * run that crashed or stopped before its uploads finished), in key order; `filter` narrows
-   * them by key (e.g. to this agent's prefixes, when agents share a folder). Resolves once they
+   * them by key (e.g. to files whose writer is gone, when agents share a folder: the WARC
+   * module's `filesOfGoneWriters`); it is asked after the files are listed. Resolves once they
    * are queued, with their number; the uploads go on in the background ({@link drain} waits).
    * With `keepLocal` false it also removes files that were shipped but not yet removed.
    *
-   * Call it before opening the WarcWriter: a file that is still being written must not be
-   * queued, and the writer's first file does not exist yet then.
+   * Without a filter, call it before opening the WarcWriter: a file that is still being written
+   * must not be queued, and the writer's first file does not exist yet then.
    */
-  async shipPending(options: { filter?: (key: string) => boolean } = {}): Promise<number> {
+  async shipPending(options: { filter?: ShipFilter } = {}): Promise<number> {
     let queued = 0;
     for (const file of await findLocalWarcFiles(this.opts.dir)) {
-      if (options.filter && !options.filter(file.key)) continue;
+      if (options.filter && !(await options.filter(file.key))) continue;
       if (file.shipped) {
         if (!this.opts.keepLocal) await removeIfPresent(file.path);
         continue;
@@ -95,6 +100,41 @@ export class WarcShipper {
       queued++;
     }
     return queued;
+  }
+
+  /**
+   * {@link shipPending} now and again every `everyMs` until {@link close}, with a filter made
+   * afresh for each pass, so files that other writers on the folder leave behind later (an
+   * agent that crashed meanwhile) are shipped too. Resolves with the first pass's count; a later
+   * pass that queues files tells `onQueued`, a failed one `onError`.
+   */
+  async watchPending(options: {
+    everyMs: number;
+    filter?: () => ShipFilter;
+    onQueued?: (files: number) => void;
+    onError?: (err: unknown) => void;
+  }): Promise<number> {
+    const pass = () => {
+      const filter = options.filter?.();
+      return this.shipPending(filter ? { filter } : {});
+    };
+    const first = await pass();
+    if (this.closing || this.sweep) return first;
+    let running = false;
+    this.sweep = setInterval(() => {
+      if (running) return;
+      running = true;
+      pass()
+        .then(
+          (n) => {
+            if (n > 0) this.report(options.onQueued, n);
+          },
+          (err: unknown) => this.report(options.onError, err),
+        )
+        .finally(() => (running = false));
+    }, options.everyMs);
+    this.sweep.unref();
+    return first;
   }
 
   /** Keys queued or being uploaded, in queue order. */
@@ -135,6 +175,8 @@ export class WarcShipper {
    */
   async close(timeoutMs = Infinity): Promise<{ unshipped: string[] }> {
     this.closing = true;
+    if (this.sweep) clearInterval(this.sweep);
+    this.sweep = null;
     await this.drain(timeoutMs);
     this.stopped = true;
     this.wake?.();

@@ -40,3 +40,5 @@ export function uniquePrefix(label = 't'): string {
   return `test-${label}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 export { seededRandom } from './seeded-random';
+export { startTestRedisServer, type TestRedisServer } from './redis-server';
+export { mountTestTmpfs, type TestTmpfs } from './tmpfs';

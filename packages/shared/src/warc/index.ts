@@ -10,9 +10,16 @@ export type {
   Revisit,
   WarcLocation,
   WarcReadRecord,
+  WarcWriterHealth,
   WarcWriterOptions,
 } from './types';
 export { WarcWriter } from './warc-writer';
+export {
+  filesOfGoneWriters,
+  writerGone,
+  WRITER_HEARTBEAT_MS,
+  WRITER_STALE_MS,
+} from './writer-lock';
 export { buildExchange, type BuiltExchange, type GzipMember } from './build-warc-records';
 export { REVISIT_PROFILE_URIS } from './build-revisit';
 export { WarcError, type WarcErrorCode } from './warc-errors';

@@ -9,6 +9,19 @@ export interface WarcWriterOptions {
   prefix: string;
   /** Rotate to a new file once the current one has passed this size, in bytes. Default 1 GiB. */
   maxFileBytes?: number;
+  /**
+   * Close the current file once its first record is this old, in ms, however small it is (it
+   * is handed to `onFileClosed` like a file rotated by size; the next record opens a new file).
+   * Default 900 000 (15 min); 0 turns it off.
+   */
+  maxFileAgeMs?: number;
+  /**
+   * After a failed write, how often the writer tries to open a new file, in ms. Default 2000.
+   * Until one opens, writes fail at once with WARC_UNAVAILABLE and `health()` says why.
+   */
+  retryIntervalMs?: number;
+  /** Called when writes start failing and when they work again (for logs and alerts). */
+  onHealthChange?: (health: WarcWriterHealth) => void;
   /** Software name and version for the warcinfo record, e.g. `crawler/0.1.0`. */
   software: string;
   /** Contact information for the warcinfo `operator` field. */
@@ -27,6 +40,21 @@ export interface WarcWriterOptions {
    */
   onFileClosed?: (key: string, path: string) => void | Promise<void>;
 }
+
+/**
+ * Whether the writer can write. Unhealthy from a failed write (disk full, I/O error) until a new
+ * file could be opened.
+ */
+export type WarcWriterHealth =
+  | { ok: true }
+  | {
+      ok: false;
+      /** errno code of the latest failure (`ENOSPC`, `EIO`…), or a WarcError code. */
+      code: string;
+      message: string;
+      /** When writes started failing. */
+      since: Date;
+    };
 
 /** One HTTP request and its response, as the fetcher saw them. */
 export interface HttpExchange {

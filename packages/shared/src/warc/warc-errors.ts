@@ -4,8 +4,13 @@ export type WarcErrorCode =
   | 'WARC_BAD_OPTIONS'
   /** The writer was closed; nothing more can be written. */
   | 'WARC_WRITER_CLOSED'
-  /** An append failed part-way; the file may end in a partial record, so the writer stops. */
+  /**
+   * A write failed (disk full, I/O error): nothing of the record was kept. The file is closed
+   * at its last whole record and the writer recovers on a new file (`WarcWriter.health()`).
+   */
   | 'WARC_WRITE_FAILED'
+  /** Not written: writes are failing and the writer has not opened a new file yet. */
+  | 'WARC_UNAVAILABLE'
   /** A revisit lacks what its profile needs (identical-payload-digest: the whole original). */
   | 'WARC_BAD_REVISIT'
   /** The bytes at an offset are not one readable WARC record. */

@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WarcError } from './warc-errors';
 
@@ -59,17 +59,30 @@ export class WarcFileSink {
     }
   }
 
-  /** Appends the buffers in one `writev`; returns the offset of the first one, in bytes. */
+  /**
+   * Appends the buffers in one `writev`; returns the offset of the first one, in bytes. A short
+   * write goes on with the rest, so a full disk fails with its own error (ENOSPC); on any
+   * failure `size` stays where it was (the file may hold part of the buffers past it).
+   */
   async append(buffers: Uint8Array[]): Promise<number> {
     const offset = this.size;
     let total = 0;
     for (const buffer of buffers) total += buffer.byteLength;
-    const { bytesWritten } = await this.handle.writev(buffers, offset);
-    if (bytesWritten !== total) {
-      throw new WarcError(
-        'WARC_WRITE_FAILED',
-        `short write to ${this.key}: ${bytesWritten} of ${total} bytes`,
-      );
+    let written = (await this.handle.writev(buffers, offset)).bytesWritten;
+    if (written < total) {
+      const rest = Buffer.concat(buffers).subarray(written);
+      while (written < total) {
+        const { bytesWritten } = await this.handle.write(
+          rest,
+          written - (total - rest.byteLength),
+          total - written,
+          offset + written,
+        );
+        if (bytesWritten === 0) {
+          throw new WarcError('WARC_WRITE_FAILED', `short write to ${this.key}: no progress`);
+        }
+        written += bytesWritten;
+      }
     }
     this.size += total;
     return offset;
@@ -82,5 +95,25 @@ export class WarcFileSink {
     } finally {
       await this.handle.close();
     }
+  }
+
+  /**
+   * Closes a file after a failed append, keeping every record written before it: cuts off what
+   * the failed append may have left past the last whole record, then flushes and closes. Never
+   * throws (the disk is already failing); resolves false when the file could not be cut or
+   * flushed, so it may end in a partial record or miss its last records after a crash.
+   */
+  async abandon(): Promise<boolean> {
+    let clean = true;
+    await this.handle.truncate(this.size).catch(() => (clean = false));
+    await this.handle.sync().catch(() => (clean = false));
+    await this.handle.close().catch(() => undefined);
+    return clean;
+  }
+
+  /** Closes and removes a file that holds no record (its warcinfo could not be written). */
+  async discard(path: string): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
   }
 }

@@ -3,9 +3,15 @@ import { z } from 'zod';
 import { buildRevisit } from './build-revisit';
 import { buildExchange, buildWarcinfo, type BuiltExchange } from './build-warc-records';
 import { SerialQueue } from './serial-queue';
-import type { HttpExchange, Revisit, WarcLocation, WarcWriterOptions } from './types';
+import type {
+  HttpExchange,
+  Revisit,
+  WarcLocation,
+  WarcWriterHealth,
+  WarcWriterOptions,
+} from './types';
 import { WarcError } from './warc-errors';
-import { WarcFileSink, warcFileName } from './warc-file-sink';
+import { WarcFileRoller } from './warc-file-roller';
 
 const GIB = 1024 ** 3;
 
@@ -21,11 +27,22 @@ const optionsSchema = z.strictObject({
       'relative path without empty, "." or ".." segments',
     ),
   maxFileBytes: z.number().int().positive().default(GIB),
+  maxFileAgeMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(15 * 60_000),
+  retryIntervalMs: z.number().int().positive().default(2000),
   software: z.string().min(1),
   operator: z.string().optional(),
   gzipLevel: z.number().int().min(0).max(9).default(3),
   onFileClosed: z
     .custom<NonNullable<WarcWriterOptions['onFileClosed']>>((v) => typeof v === 'function', {
+      message: 'expected a function',
+    })
+    .optional(),
+  onHealthChange: z
+    .custom<NonNullable<WarcWriterOptions['onHealthChange']>>((v) => typeof v === 'function', {
       message: 'expected a function',
     })
     .optional(),
@@ -35,13 +52,21 @@ type ResolvedOptions = z.output<typeof optionsSchema>;
 /**
  * Appends WARC/1.1 records to `${dir}/${prefix}/NNNNN.warc.gz`, one gzip member per record, so
  * any record can be read alone from its offset and length. Each file opens with a warcinfo
- * record; a new file starts once the current one has passed `maxFileBytes`. Calls may overlap:
+ * record; a new file starts once the current one has passed `maxFileBytes` or its first record
+ * is `maxFileAgeMs` old. The folder carries a lock file while the writer is open
+ * (writer-lock.ts), so shippers of other processes leave its files alone. Calls may overlap:
  * records go into the file in call order, and every record waiting while a write is under way
  * goes into the next one (one `writev` for the batch), so offsets never interleave and a busy
  * agent does not pay a thread-pool round trip per record.
  *
  * Durability: data reaches the OS on every write and the disk (fsync) at rotation and close.
  * Then `onFileClosed` hears of the closed file (to ship it to object storage).
+ *
+ * A failed write (disk full, I/O error) rejects its records with WARC_WRITE_FAILED and never
+ * costs an earlier record: the file is cut back to its last whole record, closed and handed to
+ * `onFileClosed`. The writer then reports itself unhealthy ({@link health}), fails writes at once
+ * (WARC_UNAVAILABLE), and tries to open a new file every `retryIntervalMs` until one opens
+ * (warc-file-roller.ts). A location is only ever returned for a record that was written whole.
  */
 export class WarcWriter {
   private readonly queue = new SerialQueue();
@@ -54,14 +79,11 @@ export class WarcWriter {
   /** The batch writer while it runs. */
   private writing: Promise<void> | null = null;
   private closed = false;
-  private failure: unknown = null;
+  private roller!: WarcFileRoller;
 
-  private constructor(
-    private readonly opts: ResolvedOptions,
-    private sink: WarcFileSink,
-  ) {}
+  private constructor(private readonly opts: ResolvedOptions) {}
 
-  /** Creates the folder and the first file (with its warcinfo). */
+  /** Creates the folder, locks it (writer-lock.ts) and opens the first file (with its warcinfo). */
   static async open(options: WarcWriterOptions): Promise<WarcWriter> {
     const parsed = optionsSchema.safeParse(options);
     if (!parsed.success) {
@@ -71,11 +93,18 @@ export class WarcWriter {
         `WarcWriter option ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}`,
       );
     }
-    const writer = new WarcWriter(
-      parsed.data,
-      await WarcFileSink.openNext(parsed.data.dir, parsed.data.prefix),
-    );
-    await writer.writeWarcinfo();
+    const o = parsed.data;
+    const writer = new WarcWriter(o);
+    writer.roller = await WarcFileRoller.open({
+      dir: o.dir,
+      prefix: o.prefix,
+      maxFileBytes: o.maxFileBytes,
+      maxFileAgeMs: o.maxFileAgeMs,
+      retryIntervalMs: o.retryIntervalMs,
+      warcinfo: (fileName) => writer.warcinfo(fileName),
+      onClosed: (key) => writer.announceClosed(key),
+      onHealthChange: o.onHealthChange,
+    });
     return writer;
   }
 
@@ -141,9 +170,17 @@ export class WarcWriter {
     };
   }
 
-  /** Key (relative to `dir`) of the file being written; the next write may rotate first. */
+  /**
+   * Key (relative to `dir`) of the file being written (or of the last one, between a rotation
+   * and the next write); the next write may rotate first.
+   */
   currentKey(): string {
-    return this.sink.key;
+    return this.roller.currentKey();
+  }
+
+  /** Whether writes work; when they fail, the error and since when. */
+  health(): WarcWriterHealth {
+    return this.roller.health();
   }
 
   /** Waits for queued writes, then flushes (fsync) and closes the file. Idempotent. */
@@ -152,16 +189,12 @@ export class WarcWriter {
     this.closed = true;
     return this.queue.run(async () => {
       while (this.writing) await this.writing;
-      await this.sink.close();
-      this.announceClosed(this.sink.key);
+      await this.roller.close();
     });
   }
 
   private assertWritable(): void {
     if (this.closed) throw new WarcError('WARC_WRITER_CLOSED', 'WarcWriter is closed');
-    if (this.failure) {
-      throw new WarcError('WARC_WRITE_FAILED', 'an earlier append failed', { cause: this.failure });
-    }
   }
 
   /**
@@ -186,31 +219,33 @@ export class WarcWriter {
   private submit(buffers: Uint8Array[]): Promise<{ key: string; offset: number }> {
     return new Promise((resolve, reject) => {
       this.pending.push({ buffers, resolve, reject });
-      this.writing ??= this.writeBatches().finally(() => {
-        this.writing = null;
-      });
+      this.startBatches();
     });
   }
 
-  /** Appends what is pending, batch after batch, until nothing is; a failure stops the writer. */
+  private startBatches(): void {
+    this.writing ??= this.writeBatches().finally(() => {
+      this.writing = null;
+      // A record handed in after the loop's last check, before this ran, must not wait forever.
+      if (this.pending.length > 0) this.startBatches();
+    });
+  }
+
+  /**
+   * Appends what is pending, batch after batch, until nothing is. A failed batch rejects its
+   * records; the roller recovers on a new file and later batches go on.
+   */
   private async writeBatches(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0);
       try {
-        if (this.failure) {
-          throw new WarcError('WARC_WRITE_FAILED', 'an earlier append failed', {
-            cause: this.failure,
-          });
-        }
-        if (this.sink.size >= this.opts.maxFileBytes) await this.rotate();
-        const key = this.sink.key;
-        let offset = await this.sink.append(batch.flatMap((w) => w.buffers));
+        const at = await this.roller.append(batch.flatMap((w) => w.buffers));
+        let offset = at.offset;
         for (const w of batch) {
-          w.resolve({ key, offset });
+          w.resolve({ key: at.key, offset });
           for (const b of w.buffers) offset += b.byteLength;
         }
       } catch (err) {
-        this.failure ??= err;
         const failed =
           err instanceof WarcError
             ? err
@@ -218,14 +253,6 @@ export class WarcWriter {
         for (const w of batch) w.reject(failed);
       }
     }
-  }
-
-  private async rotate(): Promise<void> {
-    const previous = this.sink;
-    await previous.close();
-    this.announceClosed(previous.key);
-    this.sink = await WarcFileSink.openNext(this.opts.dir, this.opts.prefix, previous.seq + 1);
-    await this.writeWarcinfo();
   }
 
   /**
@@ -248,16 +275,16 @@ export class WarcWriter {
     }
   }
 
-  private async writeWarcinfo(): Promise<void> {
-    const info = await buildWarcinfo(
-      warcFileName(this.sink.seq),
+  /** The warcinfo record that opens the file `fileName`. */
+  private warcinfo(fileName: string): Promise<Uint8Array> {
+    return buildWarcinfo(
+      fileName,
       {
         software: this.opts.software,
         ...(this.opts.operator ? { operator: this.opts.operator } : {}),
       },
       this.opts.gzipLevel,
     );
-    await this.sink.append([info]);
   }
 }
 

@@ -179,6 +179,20 @@ describe('scoreCrawl', () => {
     expect(score(aborted).duplicate_fetches).toBe(0);
   });
 
+  it('does not count the retry of an answer the crawler could not keep (unsettled)', () => {
+    const log = [...clean(), e('a.test', '/x', 400, 401)];
+    const first = log.find((x) => x.target === '/x')!;
+    const r = scoreCrawl({
+      log,
+      manifest,
+      productToken: 'crawlerbot',
+      minGapMs: 100,
+      unsettled: new Set([first.seq]),
+    });
+    expect(r.duplicate_fetches).toBe(0);
+    expect(score(log).duplicate_fetches).toBe(1);
+  });
+
   it('treats requests before sinceMs as a previous cycle', () => {
     const cycle2 = [
       ...clean(),

@@ -55,6 +55,7 @@ function spanS(entries: RequestLogEntry[]): number {
 export function scoreCrawl(input: ScoreInput): ScoreReport {
   const tolerance = input.toleranceMs ?? 2;
   const since = input.sinceMs ?? Number.NEGATIVE_INFINITY;
+  const unsettled = input.unsettled ?? new Set<number>();
   const sites = new Map(input.manifest.hosts.map((h) => [h.host, h]));
   const policies = new Map<string, Policy>();
   for (const s of input.manifest.hosts) policies.set(s.host, policyOf(s, input.productToken));
@@ -179,7 +180,7 @@ export function scoreCrawl(input: ScoreInput): ScoreReport {
     if (c.family !== undefined) byFamily[c.family] = (byFamily[c.family] ?? 0) + 1;
     if (c.variant !== undefined) byVariant[c.variant]++;
     if (c.probe === true) probes++;
-    if (site !== undefined && p.canonical !== null && isFinal(p.e))
+    if (site !== undefined && p.canonical !== null && isFinal(p.e) && !unsettled.has(p.e.seq))
       settledAt.set(p.canonical, Math.min(settled ?? Number.POSITIVE_INFINITY, p.e.endMs));
   }
   const pages = scored.filter((p) => !p.robots).length;

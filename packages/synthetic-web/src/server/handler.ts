@@ -35,6 +35,8 @@ export interface WebState {
   shopRenders: number;
   /** Renders per host of pages whose links carry session ids (host index → count). */
   sessionRenders: Map<number, number>;
+  /** Record the links of every HTML page answered 200 in its log entry (`links`). */
+  logLinks: boolean;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -242,7 +244,7 @@ export function createHandler(
   return (req, res) => {
     const host = normalizeHostHeader(req.headers.host);
     const entry = log.begin(req, res, host, state.port);
-    const reply = new Reply(req, res, entry);
+    const reply = new Reply(req, res, entry, state.logLinks);
     const index = state.byName.get(host);
     if (index === undefined) {
       reply.send(

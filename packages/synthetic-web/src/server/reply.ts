@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { RequestLogEntry } from '../types.js';
+import { pageLinks } from './page-links.js';
 
 /** Writes one response and accounts for it in its log entry. */
 export class Reply {
@@ -11,10 +12,14 @@ export class Reply {
   closed = false;
   private readonly onClose: Array<() => void> = [];
 
+  /**
+   * @param logLinks record the links of HTML pages answered 200 in the entry (`links`).
+   */
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
     readonly entry: RequestLogEntry,
+    private readonly logLinks = false,
   ) {
     res.on('close', () => {
       this.closed = true;
@@ -43,6 +48,8 @@ export class Reply {
   /** Sends a complete response with Content-Length (body omitted for HEAD and 304). */
   send(status: number, headers: OutgoingHttpHeaders, body: Buffer | string): void {
     const buf = typeof body === 'string' ? Buffer.from(body) : body;
+    if (this.logLinks && status === 200 && isHtml(headers) && !this.isHead)
+      this.entry.links = pageLinks(buf.toString('utf8'), this.entry.url);
     this.head(
       status,
       status === 304 ? headers : { ...headers, 'Content-Length': String(buf.length) },
@@ -90,4 +97,9 @@ export class Reply {
       });
     });
   }
+}
+
+function isHtml(headers: OutgoingHttpHeaders): boolean {
+  const type = headers['Content-Type'] ?? headers['content-type'];
+  return typeof type === 'string' && type.toLowerCase().startsWith('text/html');
 }

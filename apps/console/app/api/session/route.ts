@@ -1,7 +1,9 @@
 // Sign-in and sign-out. The browser posts its credentials here; the console calls the
 // coordinator's login and keeps the coordinator's session id in its own httpOnly cookie.
 import { NextResponse } from 'next/server';
+import { clientAddress } from '../../../lib/server/client-address';
 import { callCoordinator, sessionFromSetCookies } from '../../../lib/server/coordinator';
+import { MAX_SIGN_IN_BODY_BYTES, readBodyText } from '../../../lib/server/read-body';
 import { crossSiteRejected, isSameOrigin } from '../../../lib/server/same-origin';
 import {
   SESSION_COOKIE,
@@ -17,9 +19,11 @@ const NO_STORE = { 'cache-control': 'no-store' };
 
 export async function POST(request: Request): Promise<Response> {
   if (!isSameOrigin(request)) return crossSiteRejected();
+  const read = await readBodyText(request, MAX_SIGN_IN_BODY_BYTES);
+  if (!read.ok) return read.response;
   let input: unknown;
   try {
-    input = await request.json();
+    input = JSON.parse(read.text) as unknown;
   } catch {
     input = null;
   }
@@ -32,12 +36,14 @@ export async function POST(request: Request): Promise<Response> {
   const reply = await callCoordinator('/v1/auth/login', {
     method: 'POST',
     body: { email, password },
+    clientAddress: clientAddress(request.headers),
   });
   const session = reply.status === 200 ? sessionFromSetCookies(reply.setCookies) : null;
   if (!session)
     return Response.json(reply.body, {
       status: reply.status === 200 ? 502 : reply.status,
-      headers: NO_STORE,
+      // A throttled sign-in (429) says when to try again.
+      headers: { ...NO_STORE, ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}) },
     });
   const res = NextResponse.json(reply.body, { headers: NO_STORE });
   // The cookie lasts as long as the coordinator's session (SESSION_TTL_MS), no longer.
@@ -52,7 +58,12 @@ export async function POST(request: Request): Promise<Response> {
 export async function DELETE(request: Request): Promise<Response> {
   if (!isSameOrigin(request)) return crossSiteRejected();
   const session = await readSession();
-  if (session) await callCoordinator('/v1/auth/logout', { method: 'POST', session });
+  if (session)
+    await callCoordinator('/v1/auth/logout', {
+      method: 'POST',
+      session,
+      clientAddress: clientAddress(request.headers),
+    });
   const res = NextResponse.json({ ok: true }, { headers: NO_STORE });
   res.cookies.set(SESSION_COOKIE, '', sessionCookieOptions(cookieSecure(), 0));
   return res;

@@ -6,7 +6,7 @@ import { createToken, listTokens, revokeToken } from '../../tokens/manage-tokens
 import { createTokenInput, listTokensInput, revokeTokenInput } from '../../tokens/tokens.types';
 import { createUser, listUsers, updateUser } from '../../users/manage-users';
 import { createUserInput, listUsersInput, updateUserInput } from '../../users/users.types';
-import { sessionDeps } from '../services';
+import { accountDeps, sessionDeps } from '../services';
 import {
   adminProcedure,
   operatorProcedure,
@@ -32,10 +32,12 @@ export const usersRouter = router({
     .query(({ ctx, input }) => listUsers(ctx.services, input)),
   create: adminProcedure
     .input(createUserInput)
-    .mutation(({ ctx, input }) => createUser(ctx.services, ctx.call, input)),
+    .mutation(({ ctx, input }) => createUser(accountDeps(ctx.services), ctx.call, input)),
   update: adminProcedure
     .input(updateUserInput)
-    .mutation(({ ctx, input }) => updateUser(ctx.services, ctx.call, input.id, input.patch)),
+    .mutation(({ ctx, input }) =>
+      updateUser(accountDeps(ctx.services), ctx.call, input.id, input.patch),
+    ),
 });
 
 export const tokensRouter = router({

@@ -66,7 +66,7 @@ export const hostsRouter = router({
   get: viewerProcedure
     .input(z.object({ host: z.string() }).strict())
     .output(hostDetailsOutput)
-    .query(({ ctx, input }) => getHostDetails(ctx.services, input.host)),
+    .query(({ ctx, input }) => getHostDetails(ctx.services, input.host, ctx.caller.role)),
   update: operatorProcedure
     .input(z.object({ host: z.string(), patch: hostPolicyPatch }).strict())
     .output(hostPolicyView)

@@ -1,5 +1,11 @@
 import { listAgents } from '../../agents/list-agents';
-import { listAgentsInput, listAgentsOutput } from '../../agents/list-agents.types';
+import {
+  listAgentsInput,
+  listAgentsOutput,
+  releaseAgentLeasesInput,
+  releaseAgentLeasesOutput,
+} from '../../agents/list-agents.types';
+import { releaseAgentLeases } from '../../agents/release-agent-leases';
 import { readCapture } from '../../captures/read-capture';
 import { readCaptureInput, readCaptureOutput } from '../../captures/read-capture.types';
 import { getSettings, updateSettings } from '../../settings/crawl-settings';
@@ -9,7 +15,7 @@ import { listShardsInput, listShardsOutput } from '../../shards/list-shards.type
 import { inspectUrl } from '../../urls/inspect-url';
 import { inspectUrlInput, inspectUrlOutput } from '../../urls/inspect-url.types';
 import { inspectDeps, warcStoreOf } from '../services';
-import { adminProcedure, router, viewerProcedure } from '../trpc';
+import { adminProcedure, operatorProcedure, router, viewerProcedure } from '../trpc';
 
 /** What the console inspects: URLs, captures, agents, shards; and the crawl settings. */
 export const urlsRouter = router({
@@ -31,6 +37,11 @@ export const agentsRouter = router({
     .input(listAgentsInput)
     .output(listAgentsOutput)
     .query(({ ctx, input }) => listAgents(ctx.services, input)),
+  /** A dead agent's open leases back to the queues now (operators; 409 while it is alive). */
+  releaseLeases: operatorProcedure
+    .input(releaseAgentLeasesInput)
+    .output(releaseAgentLeasesOutput)
+    .mutation(({ ctx, input }) => releaseAgentLeases(ctx.services, ctx.call, input)),
 });
 
 export const shardsRouter = router({

@@ -1,7 +1,9 @@
 // The browser's only way to the coordinator's API: `/api/v1/<path>` is relayed to `/v1/<path>`
 // with the signed-in user's session. Only the resources the console shows are relayed, and a
 // change (any method but GET) must come from the console's own pages (Origin/Sec-Fetch-Site).
+import { clientAddress } from '../../../../lib/server/client-address';
 import { callCoordinator, consoleError } from '../../../../lib/server/coordinator';
+import { MAX_RELAY_BODY_BYTES, readBodyText } from '../../../../lib/server/read-body';
 import { crossSiteRejected, isSameOrigin } from '../../../../lib/server/same-origin';
 import { readSession } from '../../../../lib/server/session';
 
@@ -24,7 +26,6 @@ const RESOURCES = new Set([
   'urls',
   'users',
 ]);
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * A 404 for the route itself (an older coordinator) rather than for a missing host or URL. The
@@ -60,11 +61,10 @@ async function relay(request: Request, ctx: Ctx): Promise<Response> {
   }
   let body: unknown;
   if (method !== 'GET' && method !== 'DELETE') {
-    const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) {
-      const r = consoleError(413, 'PAYLOAD_TOO_LARGE', 'The request is too large (4 MiB at most).');
-      return Response.json(r.body, { status: r.status, headers });
-    }
+    // Limited before anything is read into memory (Content-Length, then counted as it streams).
+    const read = await readBodyText(request, MAX_RELAY_BODY_BYTES);
+    if (!read.ok) return read.response;
+    const text = read.text;
     try {
       body = text === '' ? undefined : (JSON.parse(text) as unknown);
     } catch {
@@ -74,7 +74,12 @@ async function relay(request: Request, ctx: Ctx): Promise<Response> {
   }
   const search = new URL(request.url).search;
   const target = `/v1/${path.map(encodeURIComponent).join('/')}${search}`;
-  const reply = await callCoordinator(target, { method, session, body });
+  const reply = await callCoordinator(target, {
+    method,
+    session,
+    body,
+    clientAddress: clientAddress(request.headers),
+  });
   if (reply.status === 404 && isMissingRoute(reply.body)) {
     const r = consoleError(
       404,

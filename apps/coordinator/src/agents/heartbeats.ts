@@ -1,0 +1,27 @@
+import type { RedisClient } from '@crawler/shared/redis';
+
+/**
+ * Heartbeats newer than this count an agent as alive (agents beat every 5 s, so three missed
+ * beats make it dead).
+ */
+export const AGENT_ALIVE_MS = 15_000;
+
+/**
+ * The agents' heartbeat set (`{prefix}:agents`: agent id → last beat, epoch ms). An agent leaves
+ * it on a clean stop, so one that is in it but silent died without stopping: its leases stay
+ * open until they expire or an operator releases them.
+ */
+export async function readHeartbeats(
+  redis: RedisClient,
+  agentsKey: string,
+): Promise<Map<string, number>> {
+  const flat = await redis.zrange(agentsKey, '0', '-1', 'WITHSCORES');
+  const beats = new Map<string, number>();
+  for (let i = 0; i + 1 < flat.length; i += 2) beats.set(flat[i]!, Number(flat[i + 1]));
+  return beats;
+}
+
+/** Whether a heartbeat at `beatMs` (undefined: none) is recent enough at `now`. */
+export function isAlive(beatMs: number | undefined, now: number): boolean {
+  return beatMs !== undefined && beatMs > now - AGENT_ALIVE_MS;
+}

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import type { Config } from '@crawler/shared/config';
+import type { RedisClient } from '@crawler/shared/redis';
+import { addressBucket } from './client-address';
+import { sha256Hex } from './secrets';
+
+const TAKE_COMMAND = 'login_take_attempt';
+const TAKE_LUA = readFileSync(new URL('./takeLoginAttempt-2.lua', import.meta.url), 'utf8');
+const RETURN_COMMAND = 'login_return_attempt';
+const RETURN_LUA = readFileSync(new URL('./returnLoginAttempt-2.lua', import.meta.url), 'utf8');
+
+/** How many login attempts are allowed at once, and how fast spent ones come back. */
+export interface LoginLimits {
+  /** Attempts one account may make at once (0 = no per-account limit). */
+  accountBurst: number;
+  /** One spent attempt of an account comes back every this many ms. */
+  accountRefillMs: number;
+  /** Attempts one client address (an IPv6 /64) may make at once (0 = no limit). */
+  addressBurst: number;
+  addressRefillMs: number;
+}
+
+export function loginLimitsFrom(config: Config): LoginLimits {
+  return {
+    accountBurst: config.LOGIN_ACCOUNT_BURST,
+    accountRefillMs: config.LOGIN_ACCOUNT_REFILL_MS,
+    addressBurst: config.LOGIN_ADDRESS_BURST,
+    addressRefillMs: config.LOGIN_ADDRESS_REFILL_MS,
+  };
+}
+
+export type LoginAttempt =
+  { ok: true } | { ok: false; by: 'account' | 'address' | 'both'; retryAfterMs: number };
+
+/**
+ * The one key builder of the login limits. Both keys of a login share the hash tag `{login}`
+ * (one cluster slot), so one script spends from both. The account is named by the SHA-256 of
+ * its lower-cased email, so Redis holds no email addresses.
+ */
+export function loginThrottleKeys(
+  prefix: string,
+  email: string,
+  address: string | null,
+): [account: string, address: string] {
+  return [
+    `${prefix}:{login}:account:${sha256Hex(email.toLowerCase()).slice(0, 32)}`,
+    `${prefix}:{login}:address:${address === null ? 'unknown' : addressBucket(address)}`,
+  ];
+}
+
+type Script = (...args: Array<string | number>) => Promise<unknown>;
+
+function defineScript(redis: RedisClient, name: string, lua: string): Script {
+  redis.defineCommand(name, { numberOfKeys: 2, lua });
+  const fn = (redis as unknown as Record<string, Script>)[name];
+  if (!fn) throw new Error(`script ${name} was not defined`);
+  return (...args) => fn.apply(redis, args);
+}
+
+/**
+ * Login attempts per account and per client address, in Redis (shared by every coordinator).
+ * Each attempt spends one from both limits before the password is checked, atomically, so
+ * parallel guesses cannot slip past the count; a successful login gives its attempt back.
+ * An account or address out of attempts is refused without a password check until one comes
+ * back (`retryAfterMs`).
+ */
+export class LoginThrottle {
+  private readonly takeScript: Script;
+  private readonly returnScript: Script;
+
+  constructor(
+    redis: RedisClient,
+    private readonly prefix: string,
+    private readonly limits: LoginLimits,
+  ) {
+    this.takeScript = defineScript(redis, TAKE_COMMAND, TAKE_LUA);
+    this.returnScript = defineScript(redis, RETURN_COMMAND, RETURN_LUA);
+  }
+
+  /** Spends one attempt of `email` from `address`, or says who is out of attempts and until when. */
+  async take(email: string, address: string | null): Promise<LoginAttempt> {
+    const l = this.limits;
+    const [which, waitMs] = (await this.takeScript(
+      ...loginThrottleKeys(this.prefix, email, address),
+      l.accountBurst,
+      l.accountRefillMs,
+      l.addressBurst,
+      l.addressRefillMs,
+    )) as [number, number];
+    if (which === 0) return { ok: true };
+    return {
+      ok: false,
+      by: which === 1 ? 'account' : which === 2 ? 'address' : 'both',
+      retryAfterMs: Math.max(1, Math.ceil(waitMs)),
+    };
+  }
+
+  /** Gives back the attempt {@link take} spent (after a successful login). */
+  async giveBack(email: string, address: string | null): Promise<void> {
+    const l = this.limits;
+    await this.returnScript(
+      ...loginThrottleKeys(this.prefix, email, address),
+      l.accountBurst > 0 ? l.accountRefillMs : 0,
+      l.addressBurst > 0 ? l.addressRefillMs : 0,
+    );
+  }
+}

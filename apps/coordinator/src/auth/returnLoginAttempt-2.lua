@@ -1,0 +1,30 @@
+--[[
+  ReturnLoginAttempt: gives back the attempt a successful login took (takeLoginAttempt-2.lua),
+  so only failed attempts count against the limits. Never fills a limit beyond full.
+
+  Input:
+    KEYS[1] the account's limit   string: theoretical arrival time (ms, Redis TIME)
+    KEYS[2] the address's limit   string: same
+    ARGV[1] account interval, ms per attempt (0 = no account limit: leave it alone)
+    ARGV[2] address interval, ms per attempt (0 = no address limit)
+  Output:
+    nil
+]]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local function give_back(key, interval)
+  if interval <= 0 then return end
+  local tat = tonumber(redis.call('GET', key))
+  if not tat then return end
+  tat = tat - interval
+  if tat <= now then
+    redis.call('DEL', key)
+  else
+    redis.call('SET', key, tat, 'PX', tat - now)
+  end
+end
+
+give_back(KEYS[1], tonumber(ARGV[1]))
+give_back(KEYS[2], tonumber(ARGV[2]))
+return nil

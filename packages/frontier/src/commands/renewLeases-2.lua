@@ -1,0 +1,38 @@
+--[[
+  Renews open leases (the agent's heartbeat for them), fenced by lease id: each still-current
+  lease's deadline becomes now + ttl. A lease not renewed in time expires and is reclaimed, so a
+  dead agent's hosts come back within one ttl.
+
+  Input:
+    KEYS[1] leases   zset lease_id -> deadline (ms)
+    KEYS[2] stats    hash of shard counters (for the shard-move check)
+    ARGV[1] key prefix of the shard
+    ARGV[2] time to live from now (ms)
+    ARGV[3..] lease ids
+  Output:
+    array of the new deadlines (ms), -1 for a lease that is no longer current
+]]
+local leases_key = KEYS[1]
+local prefix, ttl = ARGV[1], tonumber(ARGV[2])
+--- @include "includes/now-ms"
+--- @include "includes/shard-moving"
+if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
+local deadline = now_ms() + ttl
+local out = {}
+for i = 3, #ARGV do
+  local lease_id = ARGV[i]
+  local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
+  local hkey = host and (prefix .. 'h:' .. host)
+  if hkey and redis.call('HGET', hkey, 'lease') == lease_id then
+    redis.call('ZADD', leases_key, deadline, lease_id)
+    redis.call('HSET', hkey, 'lease_deadline', deadline)
+    local ip = redis.call('HGET', hkey, 'ip')
+    if ip and redis.call('HGET', prefix .. 'ip:' .. ip, 'lease') == lease_id then
+      redis.call('HSET', prefix .. 'ip:' .. ip, 'deadline', deadline)
+    end
+    out[#out + 1] = deadline
+  else
+    out[#out + 1] = -1
+  end
+end
+return out

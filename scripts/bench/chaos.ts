@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util';
+import { benchOptions } from './chaos/chaos-options';
+import { chaosTargets, type ChaosResult } from './chaos/chaos-result';
+import { runChaos } from './chaos/run-chaos';
+
+/**
+ * Issue 13's chaos scenario (docs/BENCHMARKS.md, "chaos"): a crawl of the synthetic web by agent
+ * processes and a coordinator process on a Redis, Postgres database and S3 of its own, while
+ * agents, the coordinator and Redis are killed and one agent's WARC folder fills up; then every
+ * discovered URL, fetch and WARC record is accounted for. The targets are printed, never
+ * enforced here (`npm test` runs a short version that asserts them).
+ */
+export async function run(args: string[]): Promise<ChaosResult> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      hosts: { type: 'string', default: '300' },
+      seconds: { type: 'string', default: '120' },
+      'gap-ms': { type: 'string', default: '500' },
+      seed: { type: 'string', default: '1' },
+      agents: { type: 'string', default: '3' },
+      hostile: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+    },
+  });
+  const result = await runChaos(
+    benchOptions({
+      hosts: Number(values.hosts),
+      seconds: Number(values.seconds),
+      gapMs: Number(values['gap-ms']),
+      seed: Number(values.seed),
+      agents: Number(values.agents),
+      hostile: values.hostile,
+    }),
+    undefined,
+    values.keep,
+  );
+  console.error('targets (issue 13):');
+  for (const t of chaosTargets(result))
+    console.error(`  ${t.ok ? '✓' : '✗'} ${t.name}: ${t.detail}`);
+  return result;
+}

@@ -1,0 +1,64 @@
+/**
+ * The chaos bench's figures (its last stdout line), as docs/BENCHMARKS.md defines them. (A type,
+ * not an interface: bench results are `Record<string, unknown>`.)
+ */
+export type ChaosResult = {
+  bench: 'chaos';
+  seconds: number;
+  agent_kills: number;
+  coordinator_kills: number;
+  redis_restarts: number;
+  disk_faults: number;
+  /** Page fetches in the web's request log (every path but /robots.txt). */
+  pages: number;
+  urls_lost: number;
+  duplicate_fetches: number;
+  in_flight_at_kills: number;
+  politeness_violations: number;
+  robots_violations: number;
+  warc_records_missing: number;
+  max_stall_s: number;
+  peak_agent_rss_mb: number;
+  redis_used_memory_mb: number;
+  hosts: number;
+  gap_ms: number;
+  urls_discovered: number;
+  warc_records_checked: number;
+  load_avg_1m: number;
+};
+
+/** One target of issue 13, met or not. */
+export interface Target {
+  name: string;
+  ok: boolean;
+  /** The figure against its bound. */
+  detail: string;
+}
+
+/** Stall bound of issue 13: a host with due work waits at most this long (s). */
+export const MAX_STALL_S = 30;
+
+/** The targets, in the order docs/BENCHMARKS.md lists them. */
+export function chaosTargets(r: ChaosResult): Target[] {
+  const zero = (name: keyof ChaosResult): Target => ({
+    name,
+    ok: r[name] === 0,
+    detail: `${r[name]} (target 0)`,
+  });
+  return [
+    zero('urls_lost'),
+    zero('politeness_violations'),
+    zero('robots_violations'),
+    {
+      name: 'duplicate_fetches',
+      ok: r.duplicate_fetches <= r.in_flight_at_kills,
+      detail: `${r.duplicate_fetches} (target ≤ in_flight_at_kills = ${r.in_flight_at_kills})`,
+    },
+    zero('warc_records_missing'),
+    {
+      name: 'max_stall_s',
+      ok: r.max_stall_s <= MAX_STALL_S,
+      detail: `${r.max_stall_s} s (target ≤ ${MAX_STALL_S} s)`,
+    },
+  ];
+}

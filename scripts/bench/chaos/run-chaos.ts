@@ -1,0 +1,216 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { telemetryStreamKey } from '@crawler/shared/messages';
+import type { RedisClient } from '@crawler/shared/redis';
+import { readRequestLog, scoreCrawl, type Manifest } from '@crawler/synthetic-web';
+import { LogTail, targetPath } from '../measure-child';
+import {
+  accountUrls,
+  crawlerFetchedUrls,
+  discoveredUrls,
+  inspectUrls,
+  unarchivedRequests,
+  webSettledUrls,
+} from './account-urls';
+import type { ChaosOptions } from './chaos-options';
+import type { ChaosResult } from './chaos-result';
+import { seedWeb, startChaosStack, type ChaosStack } from './chaos-stack';
+import { runFaults } from './fault-timeline';
+import { snapshotFrontier } from './frontier-snapshot';
+import { StallMonitor } from './stall-monitor';
+import { explainGaps } from './explain-violations';
+import { checkWarcRecords, readFetchRows } from './warc-check';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+const round1 = (n: number): number => Math.round(n * 10) / 10;
+
+/** The agent and coordinator bundles, rebuilt when their sources changed (as `npm start` does). */
+function buildProcesses(): void {
+  const r = spawnSync(
+    process.execPath,
+    ['scripts/build.mjs', '--if-stale', '--quiet', 'agent', 'coordinator'],
+    { cwd: ROOT, stdio: ['ignore', 2, 'inherit'] },
+  );
+  if (r.status !== 0) throw new Error(`scripts/build.mjs failed (exit ${r.status})`);
+}
+
+/** Waits until the coordinator has stored every telemetry row (it deletes each once stored). */
+async function waitTelemetryStored(
+  redis: RedisClient,
+  prefix: string,
+  ms: number,
+): Promise<number> {
+  const until = performance.now() + ms;
+  let left = 0;
+  while (performance.now() < until) {
+    left = await redis.xlen(telemetryStreamKey(prefix));
+    if (left === 0) return 0;
+    await sleep(250);
+  }
+  return left;
+}
+
+/**
+ * Issue 13's chaos scenario: a crawl of the synthetic web by agent processes and a coordinator
+ * process, with agents, the coordinator and Redis killed and a WARC folder filled up on a
+ * schedule; then the agents drain, and every URL, fetch and WARC record is accounted for.
+ * Progress and details go to `log`; the figures are returned.
+ */
+export async function runChaos(
+  o: ChaosOptions,
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  /** Keep the run's folder (web log, ClickHouse, agents' folders) for a post-mortem. */
+  keepDir = false,
+): Promise<ChaosResult> {
+  const load1 = loadavg()[0] ?? 0;
+  const started = performance.now();
+  const phase = (what: string): void =>
+    log(`— ${what} (${((performance.now() - started) / 1000).toFixed(1)} s since start)`);
+  buildProcesses();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-chaos-'));
+  let stack: ChaosStack | null = null;
+  try {
+    log(
+      `chaos: ${o.hosts} hosts, ${o.agents} agents, ${o.seconds} s, gap ${o.gapMs} ms; ` +
+        `load average ${load1.toFixed(2)}; in ${dir}`,
+    );
+    stack = await startChaosStack(ROOT, o, dir, log);
+    const s = stack;
+    phase('web, Redis, S3, Postgres, coordinator and agents up');
+    const stalls = new StallMonitor(s.redis, s.frontier, s.prefix, o.shards);
+    const seeds = readFileSync(s.web.seeds, 'utf8').split('\n').filter(Boolean);
+    await seedWeb(s, seeds);
+    const t0 = performance.now();
+    const t0Epoch = Date.now();
+    stalls.start();
+    const tail = new LogTail(s.web.logPath);
+    let pages = 0;
+    const progress = setInterval(() => {
+      for (const s2 of s.slots) s2.sampleRss();
+      for (const l of tail.read()) if (!l.includes('"target":"/robots.txt"')) pages++;
+      if (Math.round((performance.now() - t0) / 1000) % 10 === 0)
+        log(
+          `[${((performance.now() - t0) / 1000).toFixed(0)}s] ${pages} pages; ` +
+            `${stalls.stalledNow} hosts stalled now, longest stall ${(stalls.longest.ms / 1000).toFixed(0)} s`,
+        );
+    }, 1000);
+    const faults = await runFaults(o, s, stalls, t0, log);
+    stalls.stop();
+    clearInterval(progress);
+    tail.close();
+    phase('crawl window over');
+
+    // Drain: agents finish what they hold and ship their WARC files; the coordinator stores
+    // every telemetry row they sent.
+    const drains = await Promise.all(s.slots.map((slot) => slot.stop(90_000)));
+    log(
+      `agents drained in ${drains.map((d) => `${(d.ms / 1000).toFixed(1)} s${d.clean ? '' : ' (killed)'}`).join(', ')}`,
+    );
+    // Entries a killed coordinator had read but not stored wait for their consumer to be
+    // declared gone (StreamGroupReader's claim after 60 s idle), so this can take a minute.
+    const waitStart = performance.now();
+    const unstored = await waitTelemetryStored(s.redis, s.prefix, 120_000);
+    log(
+      `telemetry ${unstored > 0 ? `NOT all stored: ${unstored} entries left` : 'all stored'} after ` +
+        `${((performance.now() - waitStart) / 1000).toFixed(1)} s`,
+    );
+    await s.web.stop();
+    const requestLog = await readRequestLog(s.web.logPath);
+    phase('agents drained, telemetry stored');
+
+    // URLs: what the web showed, against the frontier and the URL inspector (while the
+    // coordinator runs), then against ClickHouse (after it stopped).
+    const frontier = await snapshotFrontier(s.redis, s.frontier, s.prefix);
+    const shown = discoveredUrls(requestLog);
+    const settled = webSettledUrls(requestLog);
+    const ask = [...shown.keys()].filter(
+      (u) => !settled.has(u) && !frontier.queued.has(u) && !frontier.dead.has(u),
+    );
+    log(
+      `${shown.size} URLs shown to the crawler; ${frontier.queued.size} queued (${frontier.inLeases} in ` +
+        `unreclaimed leases), ${frontier.dead.size} dead letters; asking the inspector about ${ask.length}`,
+    );
+    const verdicts = await inspectUrls(s.apiUrl, s.adminToken, ask);
+    const redisMb = await s.redisProcess.usedMemoryMb();
+    const stopped = await s.coordinator.stop();
+    log(
+      `coordinator stopped in ${(stopped.ms / 1000).toFixed(1)} s${stopped.clean ? '' : ' (killed)'}`,
+    );
+    phase('inspector asked, coordinator stopped');
+    const rows = await readFetchRows(join(s.coordinatorDataDir, 'clickhouse'));
+    const warc = await checkWarcRecords(s.warcStore, rows);
+    phase(`${rows.length} fetch rows read, WARC records checked`);
+    const fetched = crawlerFetchedUrls(rows);
+    const discovered = discoveredUrls(requestLog, fetched);
+    const account = accountUrls(discovered, fetched, frontier, verdicts);
+    log(
+      `URLs: ${account.fetched} fetched, ${account.queued} queued, ${account.deadLettered} dead, ` +
+        `refused ${JSON.stringify(account.refused)}, ${account.lost.length} lost`,
+    );
+    const rowsOf = (url: string): string =>
+      rows
+        .filter((r) => r.url === url)
+        .map(
+          (r) =>
+            `${r.status}${r.error_code ? `/${r.error_code}` : ''} by ${r.agent_id} at ${((r.at_ms - t0Epoch) / 1000).toFixed(1)} s`,
+        )
+        .join(', ') || 'no fetch row';
+    for (const l of account.lost.slice(0, 20))
+      log(`lost: ${l.url} (${l.reason}); linked from ${l.from} [${rowsOf(l.from)}]`);
+    log(`WARC records: ${warc.checked} checked, ${warc.missing} missing`);
+    for (const l of warc.examples) log(`missing record: ${l}`);
+
+    const manifest = JSON.parse(readFileSync(s.web.manifest, 'utf8')) as Manifest;
+    const report = scoreCrawl({
+      log: requestLog,
+      manifest,
+      productToken: 'crawlerbot',
+      minGapMs: o.gapMs,
+      unsettled: unarchivedRequests(requestLog, rows),
+    });
+    for (const v of report.violations.slice(0, 15))
+      log(`violation ${v.kind} ${v.host}: ${v.detail}`);
+    for (const line of explainGaps(requestLog, rows, report.violations, t0Epoch)) log(line);
+    const longest = stalls.longest;
+    if (longest.ms > 0)
+      log(
+        `longest stall: ${longest.host}, ${(longest.ms / 1000).toFixed(1)} s from ` +
+          `${((longest.sinceMs - t0Epoch) / 1000).toFixed(1)} s into the run ` +
+          `(${stalls.samples} samples, ${stalls.failedSamples} failed)`,
+      );
+    if (faults.inFlightUnread > 0)
+      log(`${faults.inFlightUnread} killed agent(s) did not answer /metrics: counted 0 in flight`);
+    return {
+      bench: 'chaos',
+      seconds: o.seconds,
+      agent_kills: faults.agentKills,
+      coordinator_kills: faults.coordinatorKills,
+      redis_restarts: faults.redisRestarts,
+      disk_faults: faults.diskFaults,
+      pages: requestLog.filter((e) => targetPath(e.target) !== '/robots.txt').length,
+      urls_lost: account.lost.length,
+      duplicate_fetches: report.duplicate_fetches,
+      in_flight_at_kills: faults.inFlightAtKills,
+      politeness_violations: report.politeness_violations,
+      robots_violations: report.robots_violations,
+      warc_records_missing: warc.missing,
+      max_stall_s: round1(longest.ms / 1000),
+      peak_agent_rss_mb: Math.round(Math.max(...s.slots.map((slot) => slot.peakRssMb))),
+      redis_used_memory_mb: round1(redisMb),
+      hosts: o.hosts,
+      gap_ms: o.gapMs,
+      urls_discovered: discovered.size,
+      warc_records_checked: warc.checked,
+      load_avg_1m: Math.round(load1 * 100) / 100,
+    };
+  } finally {
+    await stack?.teardown();
+    if (keepDir) log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
