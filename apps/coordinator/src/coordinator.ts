@@ -112,7 +112,7 @@ export class Coordinator {
       ingestRedis,
       analytics,
       config.REDIS_PREFIX,
-      `coordinator-${process.pid}`,
+      `coordinator-${config.coordinatorId}`,
       log,
       // Every stored fetch updates its URL's re-crawl schedule (change model, validators).
       async (rows) => void (await recrawl.observe(rows)),
@@ -131,7 +131,7 @@ export class Coordinator {
       {
         prefix: config.REDIS_PREFIX,
         partitions: config.FEED_PARTITIONS,
-        consumer: `coordinator-${process.pid}`,
+        consumer: `coordinator-${config.coordinatorId}`,
       },
       log,
       // Near duplicates (SimHash within DEDUPE_NEAR_DISTANCE bits) are found as pages arrive.

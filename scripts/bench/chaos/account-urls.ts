@@ -1,5 +1,5 @@
 import { normalizeUrl } from '@crawler/shared/url';
-import type { RequestLogEntry } from '@crawler/synthetic-web';
+import { isTrapUrl, type RequestLogEntry } from '@crawler/synthetic-web';
 import type { FrontierSnapshot } from './frontier-snapshot';
 import type { FetchRowLite } from './warc-check';
 
@@ -61,7 +61,7 @@ export function crawlerFetchedUrls(rows: readonly FetchRowLite[]): Set<string> {
 }
 
 /** Verdicts of the URL inspector that mean "not fetched, for a stated reason". */
-const REFUSAL_REASONS = new Set(['robots', 'blocked', 'trap', 'budget']);
+const REFUSAL_REASONS = new Set(['robots', 'blocked', 'trap', 'budget', 'trap_unrecorded']);
 /** Verdicts that mean the crawler has an answer for it (a duplicate or soft 404 is one too). */
 const FETCHED_REASONS = new Set(['fetched', 'duplicate', 'soft_404']);
 
@@ -115,7 +115,8 @@ export interface UrlAccount {
 /**
  * Accounts for every discovered URL: fetched (the crawler stored a final answer for it: a fetch
  * row), queued (host queues and lease batches), dead-lettered, or refused for a reason the URL
- * inspector states (robots, trap, blocked, budget…). What is left is lost: a URL the web served
+ * inspector states (robots, trap, blocked, budget…), or a trap URL by the web's construction
+ * the inspector has no reason for (`trap_unrecorded`). What is left is lost: a URL the web served
  * but the crawler kept no record of, or one the inspector finds no reason for (`unknown`, or
  * `queued`/`not_yet_due` — only the seen set remembers it, no queue holds it).
  * @param verdicts inspector verdicts of the URLs the web never answered (asked while the
@@ -141,7 +142,11 @@ export function accountUrls(
     else if (frontier.queued.has(url)) account.queued++;
     else if (frontier.dead.has(url)) account.deadLettered++;
     else {
-      const reason = verdicts.get(url) ?? 'served_not_recorded';
+      const verdict = verdicts.get(url) ?? 'served_not_recorded';
+      // A trap URL of the web's own construction (a calendar month, a loop level…) that the
+      // crawler dropped without a record the inspector reads — the links of a page that
+      // repeats its URL family are not followed — was refused, not lost.
+      const reason = verdict === 'unknown' && isTrapUrl(url) ? 'trap_unrecorded' : verdict;
       if (FETCHED_REASONS.has(reason)) account.fetched++;
       else if (REFUSAL_REASONS.has(reason))
         account.refused[reason] = (account.refused[reason] ?? 0) + 1;

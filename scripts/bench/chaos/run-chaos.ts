@@ -6,24 +6,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { telemetryStreamKey } from '@crawler/shared/messages';
 import type { RedisClient } from '@crawler/shared/redis';
-import { readRequestLog, scoreCrawl, type Manifest } from '@crawler/synthetic-web';
 import { LogTail, targetPath } from '../measure-child';
-import {
-  accountUrls,
-  crawlerFetchedUrls,
-  discoveredUrls,
-  inspectUrls,
-  unarchivedRequests,
-  webSettledUrls,
-} from './account-urls';
+import { accountRun } from './account-run';
 import type { ChaosOptions } from './chaos-options';
 import type { ChaosResult } from './chaos-result';
 import { seedWeb, startChaosStack, type ChaosStack } from './chaos-stack';
 import { runFaults } from './fault-timeline';
-import { snapshotFrontier } from './frontier-snapshot';
 import { StallMonitor } from './stall-monitor';
-import { explainGaps } from './explain-violations';
-import { checkWarcRecords, readFetchRows } from './warc-check';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -74,6 +63,15 @@ export async function runChaos(
   buildProcesses();
   const dir = mkdtempSync(join(tmpdir(), 'bench-chaos-'));
   let stack: ChaosStack | null = null;
+  // Ctrl-C: the children get it too (same process group); the mount and the database are ours.
+  const interrupted = (): void => {
+    log('interrupted: tearing down');
+    void (stack?.teardown() ?? Promise.resolve()).finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', interrupted);
   try {
     log(
       `chaos: ${o.hosts} hosts, ${o.agents} agents, ${o.seconds} s, gap ${o.gapMs} ms; ` +
@@ -119,63 +117,9 @@ export async function runChaos(
       `telemetry ${unstored > 0 ? `NOT all stored: ${unstored} entries left` : 'all stored'} after ` +
         `${((performance.now() - waitStart) / 1000).toFixed(1)} s`,
     );
-    await s.web.stop();
-    const requestLog = await readRequestLog(s.web.logPath);
     phase('agents drained, telemetry stored');
 
-    // URLs: what the web showed, against the frontier and the URL inspector (while the
-    // coordinator runs), then against ClickHouse (after it stopped).
-    const frontier = await snapshotFrontier(s.redis, s.frontier, s.prefix);
-    const shown = discoveredUrls(requestLog);
-    const settled = webSettledUrls(requestLog);
-    const ask = [...shown.keys()].filter(
-      (u) => !settled.has(u) && !frontier.queued.has(u) && !frontier.dead.has(u),
-    );
-    log(
-      `${shown.size} URLs shown to the crawler; ${frontier.queued.size} queued (${frontier.inLeases} in ` +
-        `unreclaimed leases), ${frontier.dead.size} dead letters; asking the inspector about ${ask.length}`,
-    );
-    const verdicts = await inspectUrls(s.apiUrl, s.adminToken, ask);
-    const redisMb = await s.redisProcess.usedMemoryMb();
-    const stopped = await s.coordinator.stop();
-    log(
-      `coordinator stopped in ${(stopped.ms / 1000).toFixed(1)} s${stopped.clean ? '' : ' (killed)'}`,
-    );
-    phase('inspector asked, coordinator stopped');
-    const rows = await readFetchRows(join(s.coordinatorDataDir, 'clickhouse'));
-    const warc = await checkWarcRecords(s.warcStore, rows);
-    phase(`${rows.length} fetch rows read, WARC records checked`);
-    const fetched = crawlerFetchedUrls(rows);
-    const discovered = discoveredUrls(requestLog, fetched);
-    const account = accountUrls(discovered, fetched, frontier, verdicts);
-    log(
-      `URLs: ${account.fetched} fetched, ${account.queued} queued, ${account.deadLettered} dead, ` +
-        `refused ${JSON.stringify(account.refused)}, ${account.lost.length} lost`,
-    );
-    const rowsOf = (url: string): string =>
-      rows
-        .filter((r) => r.url === url)
-        .map(
-          (r) =>
-            `${r.status}${r.error_code ? `/${r.error_code}` : ''} by ${r.agent_id} at ${((r.at_ms - t0Epoch) / 1000).toFixed(1)} s`,
-        )
-        .join(', ') || 'no fetch row';
-    for (const l of account.lost.slice(0, 20))
-      log(`lost: ${l.url} (${l.reason}); linked from ${l.from} [${rowsOf(l.from)}]`);
-    log(`WARC records: ${warc.checked} checked, ${warc.missing} missing`);
-    for (const l of warc.examples) log(`missing record: ${l}`);
-
-    const manifest = JSON.parse(readFileSync(s.web.manifest, 'utf8')) as Manifest;
-    const report = scoreCrawl({
-      log: requestLog,
-      manifest,
-      productToken: 'crawlerbot',
-      minGapMs: o.gapMs,
-      unsettled: unarchivedRequests(requestLog, rows),
-    });
-    for (const v of report.violations.slice(0, 15))
-      log(`violation ${v.kind} ${v.host}: ${v.detail}`);
-    for (const line of explainGaps(requestLog, rows, report.violations, t0Epoch)) log(line);
+    const a = await accountRun(s, o, t0Epoch, log, phase);
     const longest = stalls.longest;
     if (longest.ms > 0)
       log(
@@ -192,23 +136,24 @@ export async function runChaos(
       coordinator_kills: faults.coordinatorKills,
       redis_restarts: faults.redisRestarts,
       disk_faults: faults.diskFaults,
-      pages: requestLog.filter((e) => targetPath(e.target) !== '/robots.txt').length,
-      urls_lost: account.lost.length,
-      duplicate_fetches: report.duplicate_fetches,
+      pages: a.requestLog.filter((e) => targetPath(e.target) !== '/robots.txt').length,
+      urls_lost: a.urls.lost.length,
+      duplicate_fetches: a.score.duplicate_fetches,
       in_flight_at_kills: faults.inFlightAtKills,
-      politeness_violations: report.politeness_violations,
-      robots_violations: report.robots_violations,
-      warc_records_missing: warc.missing,
+      politeness_violations: a.score.politeness_violations,
+      robots_violations: a.score.robots_violations,
+      warc_records_missing: a.warc.missing,
       max_stall_s: round1(longest.ms / 1000),
       peak_agent_rss_mb: Math.round(Math.max(...s.slots.map((slot) => slot.peakRssMb))),
-      redis_used_memory_mb: round1(redisMb),
+      redis_used_memory_mb: round1(a.redisUsedMemoryMb),
       hosts: o.hosts,
       gap_ms: o.gapMs,
-      urls_discovered: discovered.size,
-      warc_records_checked: warc.checked,
+      urls_discovered: a.urls.discovered,
+      warc_records_checked: a.warc.checked,
       load_avg_1m: Math.round(load1 * 100) / 100,
     };
   } finally {
+    process.off('SIGINT', interrupted);
     await stack?.teardown();
     if (keepDir) log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });

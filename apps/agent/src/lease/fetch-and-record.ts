@@ -109,8 +109,11 @@ async function fetchAndRecordHeld(
         ({ archived, html } = await followHtml(r, host, entry, res, fetchedAt, { plan }));
       else {
         archived = await archiveResponse(r, res, fetchedAt, entry.prior, plan);
-        // A copy of another URL's body: its relative links may lead elsewhere.
-        if (bodyIsNews(archived))
+        // A copy of another URL's body: its relative links may lead elsewhere. A copy of this
+        // URL's own earlier capture that is not the prior capture its entry carries (an agent
+        // killed after archiving the page, before its links were written and its progress
+        // recorded): those links may never have been queued.
+        if (bodyIsNews(archived) || plan.original.recordId !== entry.prior?.recordId)
           ({ html } = await followHtml(r, host, entry, res, fetchedAt, { archived }));
       }
     } else archived = await archiveResponse(r, res, fetchedAt, entry.prior);

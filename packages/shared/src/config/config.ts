@@ -156,6 +156,15 @@ export const envSchema = z.object({
    * Read by scripts/start.mjs, which checks it the same way; agents ignore it.
    */
   AGENT_PROCESSES: int(1, 256).optional(),
+  /**
+   * The coordinator's name in the Redis stream consumer groups (telemetry, feed ingest): stable
+   * across restarts, so a restarted coordinator first re-reads what it had read and not yet
+   * stored. Default: the host name. Give each coordinator of one installation its own.
+   */
+  COORDINATOR_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
+    .optional(),
   /** Agent id; default hostname-pid. */
   AGENT_ID: z
     .string()
@@ -310,6 +319,8 @@ export type Config = Omit<z.infer<typeof envSchema>, 'LEASE_TTL_MS'> & {
   LEASE_TTL_MS: number;
   userAgent: string;
   agentId: string;
+  /** COORDINATOR_ID, or the host name. */
+  coordinatorId: string;
 };
 
 /** Raised when the environment does not validate; the message names every bad variable. */
@@ -358,6 +369,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     LEASE_TTL_MS: leaseTtlMs,
     userAgent: userAgentOf(c.CRAWLER_UA_TOKEN, c.CRAWLER_CONTACT_URL),
     agentId: c.AGENT_ID ?? `${hostnameSafe()}-${process.pid}`,
+    coordinatorId: c.COORDINATOR_ID ?? hostnameSafe(),
   };
 }
 

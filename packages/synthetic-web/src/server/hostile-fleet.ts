@@ -138,7 +138,9 @@ export async function startHostileFleet(opts: HostileFleetOptions = {}): Promise
       else stats.other++;
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(`<!DOCTYPE html><html><head><title>${host}</title></head><body><p>${host}</p></body></html>\n`);
+        .end(
+          `<!DOCTYPE html><html><head><title>${host}</title></head><body><p>${host}</p></body></html>\n`,
+        );
     }
   };
   const listeners = await listenHosts(Object.values(dnsMap), opts.port ?? 0, handler);
