@@ -8,9 +8,9 @@
 // Pages pending with a consumer of the group that went away are taken over after
 // --claim-idle-ms (default 60,000). Entries that are not valid pages are reported on stderr and
 // acknowledged. Redis and the feed come from the usual variables: REDIS_URL, REDIS_CLUSTER,
-// REDIS_PREFIX, FEED_PARTITIONS. Retention is FEED_MAX_LEN entries per partition: a group more
-// than that far behind loses the oldest pages (see the group's lag with
-// `redis-cli XINFO GROUPS <prefix>:pages.parsed:{N}`, or the summary this prints on exit).
+// REDIS_PREFIX, FEED_PARTITIONS. Retention is FEED_MAX_BYTES for the whole feed (and at most
+// FEED_MAX_LEN entries per partition): a group further behind loses the oldest pages (see its
+// lag with `redis-cli XINFO GROUPS <prefix>:pages.parsed:{N}`, or the summary printed on exit).
 import { open, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';

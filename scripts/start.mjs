@@ -293,6 +293,9 @@ for (let i = 1; i <= agentCount; i++) {
     agentCount === 1 && env.AGENT_ID ? env.AGENT_ID : `${env.AGENT_ID || machine}-${i}`;
   if (metricsBase > 0) agentEnv.AGENT_METRICS_PORT = String(metricsBase + i - 1);
   agentEnv.AGENT_PARSE_THREADS ||= String(parseThreads);
+  // glibc keeps freed response bodies in its heap below this size: ~100 MB less RSS with it
+  // (docs/BENCHMARKS.md, bounded memory).
+  agentEnv.MALLOC_MMAP_THRESHOLD_ ||= '131072';
   start(agentCount === 1 ? 'agent' : `agent-${i}`, ['apps/agent/dist/main.js'], {
     role: 'agent',
     env: agentEnv,

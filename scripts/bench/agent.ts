@@ -86,7 +86,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
         : ['apps/agent/dist/main.js'],
       env: { ...env, CRAWLER_DNS_MAP: web1.dnsMap },
       processes,
-      envOf: (i) => ({ AGENT_ID: `bench-agent-${i + 1}` }),
+      // As npm start runs agents (glibc returns freed bodies to the OS).
+      envOf: (i) => ({ AGENT_ID: `bench-agent-${i + 1}`, MALLOC_MMAP_THRESHOLD_: '131072' }),
       logPath: web1.logPath,
       seconds,
     });

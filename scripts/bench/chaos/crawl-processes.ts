@@ -76,6 +76,7 @@ export class AgentSlot {
         env: {
           ...this.env,
           AGENT_ID: this.id,
+          MALLOC_MMAP_THRESHOLD_: '131072',
           DATA_DIR: this.dataDir,
           AGENT_METRICS_PORT: String(this.metricsPort),
         },

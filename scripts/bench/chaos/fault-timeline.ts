@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChaosOptions } from './chaos-options';
 import type { ChaosStack } from './chaos-stack';
 import type { StallMonitor } from './stall-monitor';
+import { seededRandom } from '@crawler/shared/testing';
 
 /** What the faults did, for the result line. */
 export interface FaultCounts {
@@ -21,25 +22,13 @@ interface FaultEvent {
   run(): Promise<string>;
 }
 
-/** mulberry32: the kills' choice of agent, reproducible from the seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function events(
   o: ChaosOptions,
   s: ChaosStack,
   stalls: StallMonitor,
   c: FaultCounts,
 ): FaultEvent[] {
-  const random = prng(o.seed);
+  const random = seededRandom(o.seed);
   const list: FaultEvent[] = [];
   for (let t = o.agentKillEveryS; t < o.seconds; t += o.agentKillEveryS) {
     list.push({

@@ -39,7 +39,9 @@ describe('ContentIndex', () => {
     for (let from = 1; from < 6000; from += 250) {
       const to = Math.min(from + 250, 6000);
       await Promise.all(
-        Array.from({ length: to - from }, (_, k) => index.remember(sha(from + k), origin(from + k))),
+        Array.from({ length: to - from }, (_, k) =>
+          index.remember(sha(from + k), origin(from + k)),
+        ),
       );
       // Body 0 keeps being matched (a popular duplicate): it stays.
       expect(await index.lookup(sha(0)), `after ${to}`).toEqual(origin(0));

@@ -28,12 +28,12 @@ const originSchema = z.tuple([
 /** Shards of the index: the digest's first byte, two hex digits. */
 const SHARDS = 256;
 /** Default of DEDUPE_CONTENT_MAX_BODIES: distinct bodies remembered at most. */
-export const DEFAULT_CONTENT_MAX_BODIES = 4_000_000;
+export const DEFAULT_CONTENT_MAX_BODIES = 3_000_000;
 
 /**
  * The exact-duplicate index: SHA-256 of a body → its first capture, shared by every agent. It
  * lives in 256 Redis shards keyed by the digest's first byte (`{xx}` hash tags spread them over
- * a cluster; one field per distinct body, ~210 bytes with Redis's overhead). A page whose body
+ * a cluster; one field per distinct body, ~340 bytes with Redis's overhead). A page whose body
  * is already here is archived as a WARC revisit of that capture instead of a second copy.
  *
  * Bounded: each shard is a {@link CappedHash} of two generations of `maxBodies / 512` fields,

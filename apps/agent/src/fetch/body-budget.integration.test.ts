@@ -65,7 +65,11 @@ describe('HttpClient body budget', () => {
     const client = makeClient(budget, cap);
     const results = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
-        const res = await client.get(`${url}/bomb-${i}`, {}, { multiConnection: true, holdBody: true });
+        const res = await client.get(
+          `${url}/bomb-${i}`,
+          {},
+          { multiConnection: true, holdBody: true },
+        );
         // What the agent does next (archive, parse) takes a moment; the bytes stay reserved.
         await new Promise((resolve) => setTimeout(resolve, 20));
         client.releaseBody(res);
@@ -97,10 +101,14 @@ describe('HttpClient body budget', () => {
     const client = makeClient(128 * MiB, 10 * MiB);
     const held: HttpResponse[] = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        client.get(`${url}/${i % 2 ? 'gz-page' : 'page'}-${i}`, {}, {
-          multiConnection: true,
-          holdBody: true,
-        }),
+        client.get(
+          `${url}/${i % 2 ? 'gz-page' : 'page'}-${i}`,
+          {},
+          {
+            multiConnection: true,
+            holdBody: true,
+          },
+        ),
       ),
     );
     const b = client.bodyBudget!;

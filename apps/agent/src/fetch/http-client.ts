@@ -153,12 +153,13 @@ export class HttpClient {
    * that may open several connections to the origin (hosts allowed more than one). The body
    * counts against the body budget while it is read; with `holdBody` until the caller passes
    * the response to {@link releaseBody} (after archiving and parsing it), else until this
-   * returns.
+   * returns. `heldCopies`: copies of the body the holder will make (decoded text, JSON…), also
+   * reserved — waited for, if need be, before this returns.
    */
   async get(
     url: string,
     extraHeaders: Record<string, string> = {},
-    opts: { multiConnection?: boolean; holdBody?: boolean } = {},
+    opts: { multiConnection?: boolean; holdBody?: boolean; heldCopies?: number } = {},
   ): Promise<HttpResponse> {
     const u = new URL(url);
     const literal = u.hostname.replace(/^\[|\]$/g, '');
@@ -223,8 +224,12 @@ export class HttpClient {
       ip: this.ipOf(u.hostname),
     };
     if (reservation) {
-      if (opts.holdBody) this.held.set(response, reservation);
-      else reservation.release();
+      if (!opts.holdBody) reservation.release();
+      else {
+        this.held.set(response, reservation);
+        const copies = (opts.heldCopies ?? 0) * body.length;
+        if (copies > 0) await reservation.grow(copies);
+      }
     }
     return response;
   }
@@ -275,11 +280,11 @@ export class HttpClient {
     const speed = new SpeedFloor(this.opts.minSpeedBytesPerS ?? 0, this.opts.minSpeedWindowMs ?? 0);
     // With a decoder in between, wire bytes are counted on the raw stream.
     if (decoder && speed.enabled) raw.on('data', (c: Buffer) => speed.addWire(c.length));
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const sink = new BodySink(exact);
     let truncated: HttpResponse['truncated'] = null;
     try {
       for await (const chunk of source as AsyncIterable<Buffer>) {
+        const size = sink.size;
         speed.addDecoded(chunk.length);
         if (speed.tooSlow()) {
           truncated = 'slow';
@@ -287,7 +292,10 @@ export class HttpClient {
         }
         const need = Math.min(size + chunk.length, cap);
         if (reservation && need > reservation.held) {
-          const step = Math.max(need - reservation.held, Math.min(reservation.held, MAX_GROW_STEP_BYTES));
+          const step = Math.max(
+            need - reservation.held,
+            Math.min(reservation.held, MAX_GROW_STEP_BYTES),
+          );
           const wait = reservation.grow(Math.min(step, cap - reservation.held));
           if (wait) {
             await waitFor(wait);
@@ -295,13 +303,11 @@ export class HttpClient {
           }
         }
         if (size + chunk.length > cap) {
-          chunks.push(chunk.subarray(0, cap - size));
-          size = cap;
+          sink.add(chunk.subarray(0, cap - size));
           truncated = 'length';
           break;
         }
-        chunks.push(chunk);
-        size += chunk.length;
+        sink.add(chunk);
       }
     } catch {
       truncated = deadline.aborted ? 'time' : 'disconnect';
@@ -309,12 +315,39 @@ export class HttpClient {
       raw.destroy();
       decoder?.destroy();
     }
-    return { body: Buffer.concat(chunks, size), truncated, reservation, waitedMs };
+    return { body: sink.body(), truncated, reservation, waitedMs };
   }
 
   private rememberIp(host: string, ip: string): void {
     if (this.lastIp.size > 100_000) this.lastIp.clear();
     this.lastIp.set(host, ip);
+  }
+}
+
+/**
+ * A body's bytes as they arrive: straight into one buffer when its length is known up front
+ * (identity encoding with Content-Length: undici never delivers more), else as chunks joined at
+ * the end — the join briefly holds the body twice, which the known-length case avoids.
+ */
+class BodySink {
+  private readonly whole: Buffer | null;
+  private readonly chunks: Buffer[] = [];
+  size = 0;
+
+  constructor(exact: number | null) {
+    // A whole ArrayBuffer of its own (not the pool's): the parse pool can move it to a worker.
+    this.whole = exact !== null && exact > 0 ? Buffer.allocUnsafeSlow(exact) : null;
+  }
+
+  add(chunk: Buffer): void {
+    if (this.whole) chunk.copy(this.whole, this.size);
+    else this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  body(): Buffer {
+    if (!this.whole) return Buffer.concat(this.chunks, this.size);
+    return this.size === this.whole.length ? this.whole : this.whole.subarray(0, this.size);
   }
 }
 
@@ -406,10 +439,18 @@ class SpeedFloor {
   }
 }
 
+/**
+ * Decoded output comes in 64 KiB chunks (zlib's default is 16 KiB): a 10 MB body is 160 chunks
+ * and event-loop turns rather than 640, which keeps a busy agent's big bodies within their
+ * deadline and leaves the allocator fewer small buffers to fragment on.
+ */
+const DECODED_CHUNK_BYTES = 64 * 1024;
+
 function makeDecoder(encoding: string) {
-  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip();
-  if (encoding === 'deflate') return createInflate();
-  if (encoding === 'br') return createBrotliDecompress();
+  const opts = { chunkSize: DECODED_CHUNK_BYTES };
+  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip(opts);
+  if (encoding === 'deflate') return createInflate(opts);
+  if (encoding === 'br') return createBrotliDecompress(opts);
   return null;
 }
 

@@ -2,7 +2,7 @@ import { urlFingerprint } from '@crawler/shared/url';
 import type { AgentResources } from '../agent-resources';
 import { enqueueRobotsSitemaps } from '../parse/enqueue-robots-sitemaps';
 import { FetchError } from '../fetch/fetch-error';
-import { headerValue } from '../fetch/http-client';
+import { headerValue, type HttpResponse } from '../fetch/http-client';
 import type { RobotsState } from '../robots/robots-cache';
 import type { HostPacer } from './host-pacer';
 import { telemetryRow } from './archive-response';
@@ -43,8 +43,11 @@ export async function ensureRobots(
     const fetchedAt = new Date();
     const base = { urlFp: urlFingerprint(url), url, host, depth: 0, fetchedAt };
     const started = performance.now();
+    let held: HttpResponse | null = null;
     try {
-      const res = await r.http.get(url);
+      // The body and the copies made of it here (text, Redis JSON, its write) stay within the
+      // agent's body budget until recorded: thousands of 500 KiB files at once cannot pile up.
+      const res = (held = await r.http.get(url, {}, { holdBody: true, heldCopies: 3 }));
       pacer.done(res.fetchMs);
       // A failed WARC write leaves the row without a record; the rules still count.
       const { fields } = await archiveForTelemetry(r, res, fetchedAt);
@@ -67,10 +70,7 @@ export async function ensureRobots(
         return r.robots.record(origin, {
           error: res.truncated === 'disconnect' ? 'network' : 'timeout',
         });
-      const state = await r.robots.record(origin, {
-        status: res.status,
-        body: res.body.toString('utf8'),
-      });
+      const state = await r.robots.record(origin, { status: res.status, body: res.body });
       if (state.kind === 'rules') await enqueueRobotsSitemaps(r, state.rules.sitemaps, depth);
       return state;
     } catch (err) {
@@ -86,6 +86,8 @@ export async function ensureRobots(
       if (hop === 0 && isAddressRefusal(err.code))
         return { kind: 'disallow_all', failures: 0, refused: err.code };
       return r.robots.record(origin, { error: /timeout/.test(err.code) ? 'timeout' : 'network' });
+    } finally {
+      if (held) r.http.releaseBody(held);
     }
   }
   return r.robots.record(origin, { error: 'too_many_redirects' });

@@ -1,5 +1,12 @@
-import { z } from 'zod';
-import { parseRobots, robotsVerdict, type RobotsRules } from '@crawler/shared/robots';
+import {
+  decodeStoredRobots,
+  encodeStoredRobots,
+  parseRobots,
+  robotsVerdict,
+  type RobotsRules,
+  type StoredRobots,
+  type StoredRobotsMeta,
+} from '@crawler/shared/robots';
 import type { RedisClient } from '@crawler/shared/redis';
 
 /** What the crawler may do on an origin, from its robots.txt (RFC 9309). */
@@ -9,23 +16,14 @@ export type RobotsState =
   /** 5xx, timeout or unreachable: fetch nothing; `failures` counts consecutive failures. */
   | { kind: 'disallow_all'; failures: number };
 
-/** One robots.txt fetch as the cache stores it (JSON in Redis, validated when read). */
-const storedSchema = z.object({
-  status: z.number().int(),
-  body: z.string().default(''),
-  error: z.enum(['timeout', 'network', 'too_many_redirects']).optional(),
-  failures: z.number().int().min(0).default(0),
-  fetchedAt: z.number(),
-});
-export type StoredRobots = z.infer<typeof storedSchema>;
-
 const ROBOTS_BODY_CAP = 500 * 1024;
+const EMPTY = new Uint8Array(0);
 const TTL_MS = 24 * 3600 * 1000;
 /** What one cached origin costs beside its rules: the map entry, its key and state (bytes). */
 const ENTRY_BYTES = 200;
 
-/** Default of {@link RobotsCache}'s byte budget (AGENT_ROBOTS_CACHE_BYTES): 64 MiB. */
-export const DEFAULT_ROBOTS_CACHE_BYTES = 64 * 1024 * 1024;
+/** Default of {@link RobotsCache}'s byte budget (AGENT_ROBOTS_CACHE_BYTES): 32 MiB. */
+export const DEFAULT_ROBOTS_CACHE_BYTES = 32 * 1024 * 1024;
 
 interface LocalEntry {
   state: RobotsState;
@@ -39,7 +37,7 @@ interface LocalEntry {
  * process-local LRU bounded by bytes: each origin is counted at its compiled rules' estimated
  * heap size (`RobotsRules.approxBytes`, ~230 bytes + 2 × pattern length a rule, calibrated
  * against measured heap) plus a fixed entry cost. Typical files (a few rules) cost 1–5 KB, so
- * the default 64 MiB holds ~15,000 origins, while a 500 KiB file of ~17,000 rules costs ~4 MB;
+ * the default 32 MiB holds ~7,000–30,000 origins, while a 500 KiB file of ~17,000 rules costs ~4 MB;
  * one larger than the whole budget is not kept (each lease reads and compiles it again).
  * A failed fetch (5xx, timeout) is remembered only to count failures: the next lease of the host
  * fetches robots.txt again before anything else.
@@ -74,44 +72,51 @@ export class RobotsCache {
     }
     const raw = await this.redis.get(this.keyOf(origin));
     if (!raw) return null;
-    const stored = storedSchema.safeParse(JSON.parse(raw));
-    if (!stored.success || stored.data.fetchedAt + TTL_MS < now) return null;
-    const state = this.toState(origin, stored.data);
+    const stored = decodeStoredRobots(raw);
+    if (!stored || stored.fetchedAt + TTL_MS < now) return null;
+    const state = this.toState(origin, stored);
     if (state.kind === 'disallow_all') return null;
-    this.remember(origin, state, stored.data.fetchedAt);
+    this.remember(origin, state, stored.fetchedAt);
     return { state, failures: 0 };
   }
 
   /** Previous consecutive failures of an origin (0 when none). */
   async failures(origin: string): Promise<number> {
     const raw = await this.redis.get(this.keyOf(origin));
-    if (!raw) return 0;
-    const stored = storedSchema.safeParse(JSON.parse(raw));
-    return stored.success ? stored.data.failures : 0;
+    return (raw && decodeStoredRobots(raw)?.failures) || 0;
   }
 
-  /** Records a fetch outcome and returns the resulting state. */
+  /**
+   * Records a fetch outcome and returns the resulting state. The body (bytes as fetched, or
+   * text) is kept up to 500 KiB — what RFC 9309 asks a crawler to read — and compiled before it
+   * is stored, so the text is garbage by the time the Redis write is awaited.
+   */
   async record(
     origin: string,
     outcome:
-      { status: number; body: string } | { error: 'timeout' | 'network' | 'too_many_redirects' },
+      | { status: number; body: string | Uint8Array }
+      | { error: 'timeout' | 'network' | 'too_many_redirects' },
   ): Promise<RobotsState> {
     const verdict = robotsVerdict(
       'error' in outcome ? { error: outcome.error } : { status: outcome.status },
     );
     // Only a failure counts on from the previous one (reading it back costs a whole body).
     const prevFailures = verdict.kind === 'disallow_all' ? await this.failures(origin) : 0;
-    const stored: StoredRobots = {
+    const meta: StoredRobotsMeta = {
       status: 'status' in outcome ? outcome.status : 0,
-      body:
-        'body' in outcome && verdict.kind === 'rules' ? outcome.body.slice(0, ROBOTS_BODY_CAP) : '',
       ...('error' in outcome ? { error: outcome.error } : {}),
       failures: verdict.kind === 'disallow_all' ? prevFailures + 1 : 0,
       fetchedAt: Date.now(),
     };
-    await this.redis.set(this.keyOf(origin), JSON.stringify(stored), 'PX', TTL_MS);
-    const state = this.toState(origin, stored);
-    this.remember(origin, state, stored.fetchedAt);
+    let body: Uint8Array = EMPTY;
+    if ('body' in outcome && verdict.kind === 'rules') {
+      const bytes = typeof outcome.body === 'string' ? Buffer.from(outcome.body) : outcome.body;
+      body = bytes.length > ROBOTS_BODY_CAP ? bytes.subarray(0, ROBOTS_BODY_CAP) : bytes;
+    }
+    const text = Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8');
+    const state = this.toState(origin, { ...meta, body: text });
+    await this.redis.set(this.keyOf(origin), encodeStoredRobots(meta, body), 'PX', TTL_MS);
+    this.remember(origin, state, meta.fetchedAt);
     return state;
   }
 

@@ -33,7 +33,7 @@ export interface NearDupLimits {
 }
 
 /** The defaults of {@link NearDupLimits} (config.ts's). */
-export const DEFAULT_NEAR_DUP_LIMITS: NearDupLimits = { bucketSize: 16, maxRecords: 2_000_000 };
+export const DEFAULT_NEAR_DUP_LIMITS: NearDupLimits = { bucketSize: 16, maxRecords: 1_000_000 };
 
 /**
  * The near-duplicate index: SimHash-64 split into four 16-bit bands. Two hashes at most 3 bits

@@ -1,17 +1,8 @@
 import type { Frontier } from '@crawler/frontier';
 import type { AnalyticsStore } from '@crawler/shared/analytics';
 import type { RedisClient } from '@crawler/shared/redis';
-import { parseRobots } from '@crawler/shared/robots';
-import { z } from 'zod';
+import { decodeStoredRobots, parseRobots, type StoredRobots } from '@crawler/shared/robots';
 import type { RobotsView } from './host-details.types';
-
-/** The agents' robots cache entry (apps/agent/src/robots/robots-cache.ts writes it). */
-const storedSchema = z.object({
-  status: z.number().int(),
-  body: z.string().default(''),
-  error: z.string().optional(),
-  fetchedAt: z.number(),
-});
 
 const LAST_ROBOTS_SQL = `
 SELECT url FROM fetches
@@ -33,14 +24,15 @@ export async function readRobots(
   for (const origin of origins) {
     const raw = await deps.redis.get(`${prefix}robots:${origin}`);
     if (raw === null) continue;
-    const parsed = storedSchema.safeParse(JSON.parse(raw));
-    if (!parsed.success) continue;
-    return robotsView(`${origin}/robots.txt`, parsed.data, deps.uaToken);
+    // The agents' robots cache entry (apps/agent/src/robots/robots-cache.ts writes it).
+    const stored = decodeStoredRobots(raw);
+    if (!stored) continue;
+    return robotsView(`${origin}/robots.txt`, stored, deps.uaToken);
   }
   return null;
 }
 
-function robotsView(url: string, s: z.infer<typeof storedSchema>, uaToken: string): RobotsView {
+function robotsView(url: string, s: StoredRobots, uaToken: string): RobotsView {
   const verdict =
     s.status >= 200 && s.status < 300
       ? 'rules'

@@ -58,7 +58,9 @@ describe('RecrawlStore with RECRAWL_MAX_URLS', () => {
     for (let n = 100; n < 140; n++)
       expect(await store.state('one.example', `fp${String(n).padStart(4, '0')}`)).not.toBeNull();
     const stable = await Promise.all(
-      Array.from({ length: 30 }, (_, n) => store.state('one.example', `fp${String(n).padStart(4, '0')}`)),
+      Array.from({ length: 30 }, (_, n) =>
+        store.state('one.example', `fp${String(n).padStart(4, '0')}`),
+      ),
     );
     expect(stable.filter((s) => s !== null)).toHaveLength(10);
   });

@@ -142,8 +142,8 @@ export const envSchema = z.object({
    * Costs up to ~2× in RSS (measured: the final copy of a body, freed chunks the allocator keeps).
    */
   AGENT_BODY_BUDGET_BYTES: int(1024 * 1024, 64 * 1024 ** 3).default(64 * 1024 * 1024),
-  /** Compiled robots.txt rules one agent keeps in memory, bytes (64 MiB; LRU; Redis keeps all). */
-  AGENT_ROBOTS_CACHE_BYTES: int(64 * 1024, 64 * 1024 ** 3).default(64 * 1024 * 1024),
+  /** Compiled robots.txt rules one agent keeps in memory, bytes (32 MiB; LRU; Redis keeps all). */
+  AGENT_ROBOTS_CACHE_BYTES: int(64 * 1024, 64 * 1024 ** 3).default(32 * 1024 * 1024),
   /** Port of the agent's Prometheus /metrics endpoint (0 = off). */
   AGENT_METRICS_PORT: int(0, 65535).default(9464),
   /** Address the metrics endpoint listens on (0.0.0.0 in containers). */
@@ -205,16 +205,16 @@ export const envSchema = z.object({
   DEDUPE_NEAR_DISTANCE: int(0, 3).default(3),
   /**
    * Distinct bodies the exact-duplicate index (SHA-256 → first capture, Redis) remembers at most;
-   * the least recently seen go first (two generations per shard). ~210 bytes of Redis each.
+   * the least recently seen go first (two generations per shard). ~340 bytes of Redis each.
    */
-  DEDUPE_CONTENT_MAX_BODIES: int(512, 2_000_000_000).default(4_000_000),
+  DEDUPE_CONTENT_MAX_BODIES: int(512, 2_000_000_000).default(3_000_000),
   /**
    * Pages kept per SimHash band bucket of the near-duplicate index (the most recent; 262,144
    * buckets in all, a page sits in four). Bounds the index at ~buckets × size × 100 bytes.
    */
   DEDUPE_NEAR_BUCKET_SIZE: int(1, 1024).default(16),
   /** Near-duplicate verdicts (page → the page it copies) kept at most, most recent first. */
-  DEDUPE_NEAR_MAX_RECORDS: int(512, 2_000_000_000).default(2_000_000),
+  DEDUPE_NEAR_MAX_RECORDS: int(512, 2_000_000_000).default(1_000_000),
   /** robots.txt failures (5xx/unreachable) before a host's URLs are dead-lettered. */
   ROBOTS_MAX_FAILURES: int(1, 100).default(4),
   /** First retry delay after a failed robots.txt, doubled each time. */
@@ -247,9 +247,9 @@ export const envSchema = z.object({
   RECRAWL_SWEEP_MAX: int(1, 10_000_000).default(20_000),
   /**
    * URLs the re-crawl schedule holds at most (all shards); past it, the URLs due furthest ahead
-   * (those that change least) leave the schedule. ~400 bytes of Redis each.
+   * (those that change least) leave the schedule. ~570 bytes of Redis each.
    */
-  RECRAWL_MAX_URLS: int(1000, 2_000_000_000).default(5_000_000),
+  RECRAWL_MAX_URLS: int(1000, 2_000_000_000).default(2_000_000),
   /** Partitions (Redis streams) of the `pages.parsed` feed; fixed for the life of a crawl. */
   FEED_PARTITIONS: int(1, 1024).default(8),
   /** Entries each feed partition keeps at most (older ones are trimmed, read or not). */

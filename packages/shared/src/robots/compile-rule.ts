@@ -25,6 +25,8 @@ export function compileRule(value: string, allow: boolean): CompiledRule | null 
   let pattern = value.trim();
   if (pattern === '') return null;
   if (!pattern.startsWith('/') && !pattern.startsWith('*')) pattern = `/${pattern}`;
+  // The pieces are cut from the pattern: once it is a copy, they keep nothing else alive.
+  pattern = detach(pattern);
   const anchored = pattern.endsWith('$');
   const body = anchored ? pattern.slice(0, -1) : pattern;
   const pieces = body
@@ -33,7 +35,7 @@ export function compileRule(value: string, allow: boolean): CompiledRule | null 
     .map((p) => (allow ? toStrictForm(p, true) : toLooseForm(p)));
   let specificity = pieces.length - 1 + (anchored ? 1 : 0);
   for (const p of pieces) specificity += p.length;
-  return { allow, pattern: detach(pattern), pieces: pieces.map(detach), anchored, specificity };
+  return { allow, pattern, pieces, anchored, specificity };
 }
 
 /**

@@ -6,3 +6,10 @@ export {
   type RobotsFetchOutcome,
   type RobotsVerdict,
 } from './robots-verdict';
+export {
+  decodeStoredRobots,
+  encodeStoredRobots,
+  storedRobotsMetaSchema,
+  type StoredRobots,
+  type StoredRobotsMeta,
+} from './stored-robots';

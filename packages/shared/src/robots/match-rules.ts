@@ -33,7 +33,11 @@ function buildIndex(rules: readonly CompiledRule[]): PrefixIndex | null {
  * The best rule of `index` matching `subject`, or `best` when none beats it. Prefixes are
  * visited shortest first and each group in file order, as a trie walk along the path would.
  */
-function bestIn(index: PrefixIndex, subject: string, best: CompiledRule | null): CompiledRule | null {
+function bestIn(
+  index: PrefixIndex,
+  subject: string,
+  best: CompiledRule | null,
+): CompiledRule | null {
   let winner = best;
   for (const len of index.lengths) {
     if (len > subject.length) break;

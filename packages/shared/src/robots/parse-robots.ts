@@ -185,7 +185,8 @@ function capBody(body: string): string {
 }
 
 function splitLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
+  // A plain string split is several times faster than the regular expression.
+  return text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
 }
 
 /** `[directive, value]` of a line, or null for blank, comment, malformed and unknown lines. */
