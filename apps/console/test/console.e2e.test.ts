@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import type { HostLease } from '@crawler/frontier';
+import { urlFingerprint } from '@crawler/shared/url';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
 import {
   largestPlainHost,
@@ -266,8 +267,14 @@ describe('console in Chromium', () => {
     const { page } = admin;
     const { frontier, redis, agentsKey } = stack.coordinator.services;
     // An agent that died holding leases: leases taken in its name, a heartbeat a minute old.
+    // The crawl may have nothing ready: a host of its own is queued and leased at once (its
+    // URL is new, so the live agent, polling, rarely gets there first — then another is tried).
     let ghost: HostLease[] = [];
     for (let i = 0; i < 100 && ghost.length === 0; i++) {
+      const url = `http://ghost-${i}.e2e.test/`;
+      await frontier.enqueue([
+        { url, urlFp: urlFingerprint(url), host: `ghost-${i}.e2e.test`, depth: 0, source: 'seed' },
+      ]);
       ghost = await frontier.lease('ghost-e2e', 2);
       if (ghost.length === 0) await sleep(100);
     }

@@ -511,33 +511,34 @@ export class Frontier {
   /**
    * Renews open leases for another `leaseTtlMs` (an agent's heartbeat for its leases), one
    * script call per shard, and their IP locks. Returns, per lease in order, its new deadline
-   * (ms, Redis time) or null when it is no longer current (expired and reclaimed, or released).
+   * (ms, Redis time); null when it is no longer current (expired, reclaimed, released, or its IP
+   * lock lost); undefined when its shard did not answer (moving, unreachable): each shard's
+   * answer stands on its own, and no call waits out a shard move.
    */
-  async renew(leases: readonly LeaseRef[]): Promise<Array<number | null>> {
-    const out = new Array<number | null>(leases.length).fill(null);
+  async renew(leases: readonly LeaseRef[]): Promise<Array<number | null | undefined>> {
+    const out = new Array<number | null | undefined>(leases.length).fill(undefined);
     const ttl = this.o.leaseTtlMs;
-    await Promise.all(
+    await Promise.allSettled(
       [...groupByShard(leases)].map(async ([s, idx]) => {
         const reply = renewReply.parse(
-          await waitOutShardMove(() =>
-            this.cmd.renewLeases(
-              this.keys.leases(s),
-              this.keys.stats(s),
-              this.keys.shard(s),
-              ttl,
-              ...idx.map((i) => leases[i]!.leaseId),
-            ),
+          await this.cmd.renewLeases(
+            this.keys.leases(s),
+            this.keys.stats(s),
+            this.keys.shard(s),
+            ttl,
+            ...idx.map((i) => leases[i]!.leaseId),
           ),
         );
         idx.forEach((i, j) => (out[i] = reply[j]! >= 0 ? reply[j]! : null));
       }),
     );
-    await Promise.all(
-      leases.flatMap((l, i) =>
-        out[i] !== null && l.ip
-          ? [this.cmd.extendIpLock(this.keys.ipLock(l.ip), l.leaseId, ttl)]
-          : [],
-      ),
+    await Promise.allSettled(
+      leases.map(async (l, i) => {
+        if (typeof out[i] !== 'number' || !l.ip) return;
+        const held = await this.cmd.extendIpLock(this.keys.ipLock(l.ip), l.leaseId, ttl);
+        // Another shard's host may hold the IP now: two hosts of one IP must not be fetched.
+        if (Number(held) !== 1) out[i] = null;
+      }),
     );
     return out;
   }

@@ -769,7 +769,8 @@ function checkHosts(run: Run): void {
 }
 
 function leaseSeq(leaseId: string): number {
-  return Number(leaseId.slice(leaseId.indexOf('-') + 1));
+  // `<shard>-<ms>-<seq>`: the shard's sequence number is last.
+  return Number(leaseId.slice(leaseId.lastIndexOf('-') + 1));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -119,13 +119,16 @@ export class LeaseKeeper {
    * then expires and is reclaimed, keeping the progress recorded).
    */
   async end(lease: HostLease, call: () => Promise<boolean>): Promise<boolean> {
+    /** Fixed at the first failure: renewals must not keep a failing end going for ever. */
+    let giveUpAt: number | undefined;
     for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
       try {
         return await call();
       } catch (err) {
         const h = this.held.get(lease.leaseId);
-        const surelyGone = !h || h.lost || performance.now() > h.aliveUntil + lease.ttlMs;
-        if (surelyGone) throw err;
+        if (!h || h.lost) throw err;
+        giveUpAt ??= h.aliveUntil + lease.ttlMs;
+        if (performance.now() > giveUpAt) throw err;
         this.o.log.warn({ err, host: lease.host, retryInMs: wait }, 'lease end failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
@@ -135,6 +138,26 @@ export class LeaseKeeper {
   /** Resolves once the outputs pushed so far (telemetry rows, pages) are in Redis. */
   async outputsSettled(): Promise<void> {
     await Promise.all(this.outputs.map((o) => o.settled()));
+  }
+
+  /**
+   * outputsSettled(), waited for at most the lease's TTL (Redis away for long): true when they
+   * settled. The lease ends either way; its URLs' outputs are still retried by their writers.
+   */
+  outputsSettledFor(lease: HostLease): Promise<boolean> {
+    return this.outputsSettledWithin(lease.ttlMs);
+  }
+
+  private async outputsSettledWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+      return await Promise.race([this.outputsSettled().then(() => true as const), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** URL `index` of the lease's batch is done: recorded in the frontier soon. */
@@ -157,10 +180,11 @@ export class LeaseKeeper {
     if (marks.length === 0) return this.writingMarks;
     this.writingMarks = this.writingMarks.then(async () => {
       try {
-        await this.outputsSettled();
-        const current = marks.filter((m) => this.held.has(m.lease.leaseId));
-        if (current.length > 0)
-          this.counts.marksWritten += await this.frontier.recordProgress(current);
+        if (!(await this.outputsSettledWithin(5000))) throw new Error('outputs not yet written');
+        // Marks of leases ended here are written too: a lease this agent could not end stays
+        // current until reclaimed, and its marks keep those URLs done (the frontier ignores
+        // marks of leases no longer current).
+        this.counts.marksWritten += await this.frontier.recordProgress(marks);
         this.unwritten -= marks.length;
       } catch (err) {
         this.o.log.warn({ err, marks: marks.length }, 'lease progress not recorded; retrying');
@@ -184,10 +208,12 @@ export class LeaseKeeper {
     try {
       const deadlines = await this.frontier.renew(held.map((h) => h.lease));
       held.forEach((h, i) => {
-        if (deadlines[i] === null) {
+        const d = deadlines[i];
+        if (d === null) {
           if (!h.lost) this.counts.lost++;
           h.lost = true;
-        } else h.aliveUntil = askedAt + h.lease.ttlMs;
+        } else if (d !== undefined) h.aliveUntil = askedAt + h.lease.ttlMs;
+        // undefined: its shard did not answer; the lease lives until its known deadline.
       });
       this.counts.renewals++;
     } catch (err) {

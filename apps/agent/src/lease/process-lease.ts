@@ -34,7 +34,8 @@ export async function processLease(r: AgentResources, lease: HostLease): Promise
       .catch((err: unknown) => r.log.warn({ err, host: lease.host }, 'host quality not saved'));
   }
   // The processed URLs' telemetry rows and pages are in Redis before the lease says so.
-  await r.leases.outputsSettled();
+  if (!(await r.leases.outputsSettledFor(lease)))
+    r.log.warn({ host: lease.host }, 'outputs not yet written; ending the lease anyway');
 
   const ip = r.http.ipOf(lease.host);
   // Retried while Redis is away (restarting): a lease that ends is cheaper than one that expires.

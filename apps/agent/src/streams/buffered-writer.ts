@@ -6,11 +6,13 @@
  */
 export class BufferedWriter<T> {
   private buffer: T[] = [];
+  /** Sequence number of each buffered item (pushes are numbered 1, 2, …). */
+  private bufferSeqs: number[] = [];
+  /** First sequence number of each batch taken from the buffer and not yet written. */
+  private readonly taken = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   private pending: Promise<void> = Promise.resolve();
-  /** Items pushed, and items written, since the start (batches are written in order). */
   private pushed = 0;
-  private written = 0;
   private readonly writtenWaiters: Array<{ upTo: number; resolve: () => void }> = [];
 
   constructor(
@@ -22,7 +24,7 @@ export class BufferedWriter<T> {
 
   push(item: T): void {
     this.buffer.push(item);
-    this.pushed++;
+    this.bufferSeqs.push(++this.pushed);
     if (this.buffer.length >= this.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
   }
@@ -37,15 +39,20 @@ export class BufferedWriter<T> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const batch = this.buffer;
+    const seqs = this.bufferSeqs;
     this.buffer = [];
+    this.bufferSeqs = [];
     if (batch.length > 0) {
+      this.taken.add(seqs[0]!);
       this.pending = this.pending.then(async () => {
         try {
           await this.write(batch);
-          this.written += batch.length;
+          this.taken.delete(seqs[0]!);
           this.wakeWritten();
         } catch (err) {
+          this.taken.delete(seqs[0]!);
           this.buffer = batch.concat(this.buffer);
+          this.bufferSeqs = seqs.concat(this.bufferSeqs);
           this.onError(err);
           this.timer ??= setTimeout(() => void this.flush(), 1000);
         }
@@ -61,15 +68,23 @@ export class BufferedWriter<T> {
    */
   settled(): Promise<void> {
     const upTo = this.pushed;
-    if (this.written >= upTo) return Promise.resolve();
+    if (this.lowestUnwritten() > upTo) return Promise.resolve();
     // No flush forced: the batch goes at its usual time (maxBatch or flushEveryMs).
     return new Promise<void>((resolve) => this.writtenWaiters.push({ upTo, resolve }));
   }
 
+  /** The lowest sequence number not yet written (buffered, or taken and not written). */
+  private lowestUnwritten(): number {
+    let low = this.bufferSeqs[0] ?? Infinity;
+    for (const first of this.taken) low = Math.min(low, first);
+    return low;
+  }
+
   private wakeWritten(): void {
+    const low = this.lowestUnwritten();
     for (let i = this.writtenWaiters.length - 1; i >= 0; i--) {
       const w = this.writtenWaiters[i]!;
-      if (w.upTo <= this.written) {
+      if (w.upTo < low) {
         this.writtenWaiters.splice(i, 1);
         w.resolve();
       }

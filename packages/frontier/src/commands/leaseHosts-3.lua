@@ -170,7 +170,9 @@ local function lease_host(host, class)
     redis.call('HSET', hkey, 'n', 0)
     return
   end
-  local lease_id = shard .. '-' .. redis.call('HINCRBY', stats_key, 'lease_seq', 1)
+  -- The time makes ids unique even when Redis lost its last writes (AOF everysec) or the
+  -- frontier was rebuilt: a stale agent's id never names a new lease.
+  local lease_id = shard .. '-' .. now .. '-' .. redis.call('HINCRBY', stats_key, 'lease_seq', 1)
   local deadline = now + ttl_ms
   redis.call('RPUSH', prefix .. 'lq:' .. host, unpack(tagged))
   redis.call('HSET', hkey, 'lease', lease_id, 'lease_agent', agent, 'lease_deadline', deadline)

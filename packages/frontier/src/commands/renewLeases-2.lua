@@ -17,13 +17,16 @@ local prefix, ttl = ARGV[1], tonumber(ARGV[2])
 --- @include "includes/now-ms"
 --- @include "includes/shard-moving"
 if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
-local deadline = now_ms() + ttl
+local now = now_ms()
+local deadline = now + ttl
 local out = {}
 for i = 3, #ARGV do
   local lease_id = ARGV[i]
   local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
   local hkey = host and (prefix .. 'h:' .. host)
-  if hkey and redis.call('HGET', hkey, 'lease') == lease_id then
+  local old = tonumber(redis.call('ZSCORE', leases_key, lease_id) or '0')
+  -- Past its deadline a lease is not renewed (it may be reclaimed any moment): the agent stops.
+  if hkey and redis.call('HGET', hkey, 'lease') == lease_id and old >= now then
     redis.call('ZADD', leases_key, deadline, lease_id)
     redis.call('HSET', hkey, 'lease_deadline', deadline)
     local ip = redis.call('HGET', hkey, 'ip')

@@ -1,8 +1,9 @@
 --- @include "includes/daily-budget"
 -- Returns a lost lease's URLs to the head of their hosts' queues, in order, less those the agent
 -- recorded as done while it worked (`d<i>` fields of the lease record, see leaseProgress): those
--- count as processed. The host is ready again no earlier than one gap after now, so a request
--- the lost agent had in flight and the next lease's first request stay a gap apart.
+-- count as processed. The host is ready again no earlier than one gap after now (an expired
+-- lease's deadline is past; an operator releasing a dead agent's leases overrides theirs), so a
+-- request the lost agent had in flight and the next lease's first request stay a gap apart.
 local function reclaim_lease(prefix, ready_key, leases_key, stats_key, lease_id, now)
   local lkey = prefix .. 'l:' .. lease_id
   local host = redis.call('HGET', lkey, 'host')
@@ -31,8 +32,8 @@ local function reclaim_lease(prefix, ready_key, leases_key, stats_key, lease_id,
     redis.call('HINCRBY', stats_key, 'progress_kept', done)
     budget_use(hkey, math.floor(now / 86400000), done)
   end
-  local h = redis.call('HMGET', hkey, 'next_at', 'pace_ms')
-  local gap = math.max(tonumber(redis.call('HGET', lkey, 'gap') or '0'), tonumber(h[2] or '0'))
+  local h = redis.call('HMGET', hkey, 'next_at', 'pace_ms', 'gap_ms')
+  local gap = math.max(tonumber(redis.call('HGET', lkey, 'gap') or '0'), tonumber(h[2] or '0'), tonumber(h[3] or '0'))
   local next_at = math.max(tonumber(h[1] or '0'), now + gap)
   end_lease(prefix, leases_key, hkey, lease_id, next_at, 0, now)
   make_ready(ready_key, hkey, host)
