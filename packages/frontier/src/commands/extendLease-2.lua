@@ -14,16 +14,12 @@ local leases_key = KEYS[1]
 local prefix, lease_id, extra = ARGV[1], ARGV[2], tonumber(ARGV[3])
 --- @include "includes/now-ms"
 --- @include "includes/shard-moving"
+--- @include "includes/set-deadline"
 if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
 local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
 if not host then return -1 end
 local hkey = prefix .. 'h:' .. host
 if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
 local deadline = now_ms() + extra
-redis.call('ZADD', leases_key, deadline, lease_id)
-redis.call('HSET', hkey, 'lease_deadline', deadline)
-local ip = redis.call('HGET', hkey, 'ip')
-if ip and redis.call('HGET', prefix .. 'ip:' .. ip, 'lease') == lease_id then
-  redis.call('HSET', prefix .. 'ip:' .. ip, 'deadline', deadline)
-end
+set_deadline(prefix, leases_key, hkey, lease_id, deadline)
 return deadline

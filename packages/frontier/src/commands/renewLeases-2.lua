@@ -16,6 +16,7 @@ local leases_key = KEYS[1]
 local prefix, ttl = ARGV[1], tonumber(ARGV[2])
 --- @include "includes/now-ms"
 --- @include "includes/shard-moving"
+--- @include "includes/set-deadline"
 if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local deadline = now + ttl
@@ -27,12 +28,7 @@ for i = 3, #ARGV do
   local old = tonumber(redis.call('ZSCORE', leases_key, lease_id) or '0')
   -- Past its deadline a lease is not renewed (it may be reclaimed any moment): the agent stops.
   if hkey and redis.call('HGET', hkey, 'lease') == lease_id and old >= now then
-    redis.call('ZADD', leases_key, deadline, lease_id)
-    redis.call('HSET', hkey, 'lease_deadline', deadline)
-    local ip = redis.call('HGET', hkey, 'ip')
-    if ip and redis.call('HGET', prefix .. 'ip:' .. ip, 'lease') == lease_id then
-      redis.call('HSET', prefix .. 'ip:' .. ip, 'deadline', deadline)
-    end
+    set_deadline(prefix, leases_key, hkey, lease_id, deadline)
     out[#out + 1] = deadline
   else
     out[#out + 1] = -1
