@@ -1,22 +1,19 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, scanKeys, type RedisClient } from '@crawler/shared/redis';
-import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/shared/testing';
+import { scanKeys, type RedisClient } from '@crawler/shared/redis';
+import { redisTestBed } from '@crawler/shared/testing';
 import { ContentIndex, type ContentOrigin } from './content-index';
 
 // The exact-duplicate index against a real Redis: bounded by DEDUPE_CONTENT_MAX_BODIES, the
 // bodies captured or matched most recently kept.
-const prefix = uniquePrefix('content');
+const bed = redisTestBed('content');
+const prefix = bed.prefix;
 let redis: RedisClient;
 
 beforeAll(async () => {
-  redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  redis = await bed.open();
 });
-
-afterAll(async () => {
-  await deleteKeysWithPrefix(redis, prefix);
-  redis.disconnect();
-});
+afterAll(bed.close);
 
 const sha = (i: number) => createHash('sha256').update(`body-${i}`).digest('hex');
 const origin = (i: number): ContentOrigin => ({

@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedConsumer } from '@crawler/shared/feed';
 import { pagesStreamKey } from '@crawler/shared/messages';
-import { connectRedis, type RedisClient } from '@crawler/shared/redis';
-import { deleteKeysWithPrefix, testPage, uniquePrefix } from '@crawler/shared/testing';
+import { type RedisClient } from '@crawler/shared/redis';
+import { testPage, redisTestBed } from '@crawler/shared/testing';
 import { PagePublisher } from './page-publisher';
 
 // The feed's byte-bounded retention against a real Redis: partitions are trimmed to the entries
 // their share of FEED_MAX_BYTES holds at the measured entry size, and a consumer that keeps up
 // still reads every page.
 const PARTITIONS = 4;
-const prefix = uniquePrefix('feed-bytes');
+const bed = redisTestBed('feed-bytes');
+const prefix = bed.prefix;
 let redis: RedisClient;
 
 beforeAll(async () => {
-  redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  redis = await bed.open();
 });
-
-afterAll(async () => {
-  await deleteKeysWithPrefix(redis, prefix);
-  redis.disconnect();
-});
+afterAll(bed.close);
 
 /** ~5 kB of text, inline (the inline cap is 64 KiB). */
 const textOf = (i: number) => `Words of page ${i}. `.repeat(250);

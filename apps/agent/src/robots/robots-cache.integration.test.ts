@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisClient } from '@crawler/shared/redis';
-import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/shared/testing';
+import { type RedisClient } from '@crawler/shared/redis';
+import { redisTestBed } from '@crawler/shared/testing';
 import { RobotsCache, robotsAllows } from './robots-cache';
 
 // The agent's robots cache against a real Redis: compiled rules kept in an LRU bounded by bytes.
-const prefix = uniquePrefix('robots');
+const bed = redisTestBed('robots');
+const prefix = bed.prefix;
 let redis: RedisClient;
 
 beforeAll(async () => {
-  redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  redis = await bed.open();
 });
-
-afterAll(async () => {
-  await deleteKeysWithPrefix(redis, prefix);
-  redis.disconnect();
-});
+afterAll(bed.close);
 
 /** A robots.txt of `rules` Disallow lines (~40 bytes each). */
 function robotsTxt(rules: number): string {

@@ -1,23 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier } from '@crawler/frontier';
-import { connectRedis, type RedisClient } from '@crawler/shared/redis';
-import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/shared/testing';
+import { type RedisClient } from '@crawler/shared/redis';
+import { redisTestBed } from '@crawler/shared/testing';
 import { RecrawlStore, type ObservedRow } from './recrawl-store';
 
 // RECRAWL_MAX_URLS against a real Redis: each shard keeps its share of the schedule, and the URLs
 // due furthest ahead (the pages that change least) are the ones that leave it.
-const prefix = uniquePrefix('recrawl-cap');
+const bed = redisTestBed('recrawl-cap');
+const prefix = bed.prefix;
 const bounds = { minMs: 1000, maxMs: 100_000_000, initialMs: 10_000 };
 let redis: RedisClient;
 
 beforeAll(async () => {
-  redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  redis = await bed.open();
 });
-
-afterAll(async () => {
-  await deleteKeysWithPrefix(redis, prefix);
-  redis.disconnect();
-});
+afterAll(bed.close);
 
 /** A 200 capture of URL `n` of one host. */
 function capture(n: number, at: number, change: 'new' | 'unchanged'): ObservedRow {

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 export { deleteKeysWithPrefix } from '../redis';
 export { publishTestPages, testPage, testPageFp } from './feed-pages';
 export { hashTagOf, keySlot } from './key-slot';
@@ -35,10 +33,8 @@ export {
 } from './redis-cluster';
 export { guardScriptSlots, SLOT_GUARD_ERROR, withSlotGuard } from './script-slot-guard';
 
-/** A Redis key prefix no other test run uses. */
-export function uniquePrefix(label = 't'): string {
-  return `test-${label}-${process.pid}-${randomBytes(4).toString('hex')}`;
-}
+export { uniquePrefix } from './unique-prefix';
+export { redisTestBed } from './redis-test-bed';
 export { seededRandom } from './seeded-random';
 export { startTestRedisServer, type TestRedisServer } from './redis-server';
 export { mountTestTmpfs, type TestTmpfs } from './tmpfs';
