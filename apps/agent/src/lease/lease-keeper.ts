@@ -114,9 +114,9 @@ export class LeaseKeeper {
 
   /**
    * Ends a lease (`call`: complete or fail; true when the lease was current), retrying while the
-   * call fails (Redis away) and the lease may still be current: until its TTL has surely run out
-   * since its last renewal. False when it was not current, or could not be ended in time (it
-   * then expires and is reclaimed, keeping the progress recorded).
+   * call fails (Redis away) and the lease may still be current: until its TTL has surely run out,
+   * counted from the first failure. False when it was not current; the call's error when it could
+   * not be ended in time (the lease then expires and is reclaimed, keeping the progress recorded).
    */
   async end(lease: HostLease, call: () => Promise<boolean>): Promise<boolean> {
     /** Fixed at the first failure: renewals must not keep a failing end going for ever. */
