@@ -3,6 +3,56 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const TEST_FILES = ['**/*.test.ts', '**/test/**', '**/testing/**', '**/bench-*.ts'];
+const TESTING_HELPERS = [
+  {
+    group: ['@crawler/testing', '@crawler/testing/*', '@crawler/synthetic-web/testing'],
+    message: 'production code never imports test helpers',
+  },
+];
+// The domain package is pure: no network, disk, database or process I/O.
+const IO_MODULES = ['fs', 'net', 'http', 'https', 'child_process', 'dns', 'dgram', 'tls'].map(
+  (name) => ({ name, message: 'the domain package does no I/O' }),
+);
+const IO_PATTERNS = [
+  {
+    group: [
+      'node:fs',
+      'node:fs/*',
+      'node:net',
+      'node:http',
+      'node:https',
+      'node:http2',
+      'node:child_process',
+      'node:dns',
+      'node:dns/*',
+      'node:dgram',
+      'node:tls',
+      'node:worker_threads',
+      'node:cluster',
+      'ioredis',
+      'chdb',
+      '@clickhouse/*',
+      '@aws-sdk/*',
+      'undici',
+      'pino',
+      'warcio',
+      'bullmq',
+      'pg',
+      '@prisma/*',
+      'piscina',
+      '@crawler/adapters',
+      '@crawler/adapters/*',
+      '@crawler/analytics',
+      '@crawler/frontier',
+      '@crawler/frontier/*',
+      '@crawler/crawl-core',
+    ],
+    message:
+      'the domain package does no I/O: adapters live in packages/adapters or packages/analytics',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -39,24 +89,61 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/**/*.ts'],
+    // Package boundaries, one rule per kind of file (later blocks extend earlier ones, so
+    // each block lists every restriction that applies to its files).
+    files: ['packages/**/*.ts', 'apps/**/*.ts', 'apps/**/*.tsx'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: boundaries() }],
+    },
+  },
+  {
+    files: ['packages/domain/src/**/*.ts'],
+    ignores: TEST_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@crawler/coordinator*',
-                '@crawler/agent*',
-                '@crawler/console*',
-                '**/apps/**',
-              ],
-              message: 'packages never import apps',
-            },
-          ],
-        },
+        { paths: IO_MODULES, patterns: [...boundaries(), ...IO_PATTERNS] },
+      ],
+    },
+  },
+  {
+    files: [
+      'packages/*/src/**/*.ts',
+      'apps/*/src/**/*.ts',
+      'apps/console/{app,lib,components}/**/*.{ts,tsx}',
+    ],
+    ignores: [...TEST_FILES, 'packages/testing/**', 'packages/domain/src/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [...boundaries(), ...TESTING_HELPERS] },
       ],
     },
   },
 );
+
+/**
+ * packages never import apps; apps never import apps (the console may import the
+ * coordinator's router *type* for its typed tRPC client: types are erased, no code crosses).
+ */
+function boundaries() {
+  return [
+    {
+      group: [
+        '@crawler/coordinator',
+        '@crawler/coordinator/*',
+        '@crawler/agent',
+        '@crawler/agent/*',
+        '@crawler/console',
+        '@crawler/console/*',
+        '**/apps/**',
+        '**/../agent/**',
+        '**/../coordinator/**',
+        '**/../console/**',
+      ],
+      allowTypeImports: true,
+      message:
+        'no code crosses from one app to another, nor from an app into a package: put it in a package (packages/*)',
+    },
+  ];
+}

@@ -23,8 +23,12 @@ COPY apps/agent/package.json apps/agent/
 COPY apps/console/package.json apps/console/
 COPY apps/coordinator/package.json apps/coordinator/
 COPY packages/frontier/package.json packages/frontier/
-COPY packages/shared/package.json packages/shared/
+COPY packages/adapters/package.json packages/adapters/
+COPY packages/analytics/package.json packages/analytics/
+COPY packages/crawl-core/package.json packages/crawl-core/
+COPY packages/domain/package.json packages/domain/
 COPY packages/synthetic-web/package.json packages/synthetic-web/
+COPY packages/testing/package.json packages/testing/
 RUN --mount=type=cache,target=/root/.npm npm ci
 
 # ---- build: next build (offline: no remote fonts or build-time fetches) -------------------------

@@ -40,7 +40,7 @@ export const TARGETS = {
     outdir: 'apps/agent/dist',
     entries: {
       main: 'apps/agent/src/main.ts',
-      'parse-worker': 'apps/agent/src/parse/parse-worker.ts',
+      'parse-worker': 'packages/crawl-core/src/parse/parse-worker.ts',
     },
   },
   coordinator: {
@@ -50,7 +50,7 @@ export const TARGETS = {
       cli: 'apps/coordinator/src/cli/main.ts',
       migrate: 'apps/coordinator/src/db/migrate-cli.ts',
       // The one-shot `crawler crawl` runs an agent in-process, with its parse pool.
-      'parse-worker': 'apps/agent/src/parse/parse-worker.ts',
+      'parse-worker': 'packages/crawl-core/src/parse/parse-worker.ts',
     },
     // The generated Prisma client is bundled, so it must exist and follow the schema.
     extraInputs: ['prisma/schema.prisma'],

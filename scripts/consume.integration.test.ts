@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsedPageSchema, pagesStreamKey } from '@crawler/shared/messages';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
-import { publishTestPages, testPage, uniquePrefix } from '@crawler/shared/testing';
+import { parsedPageSchema, pagesStreamKey } from '@crawler/domain/messages';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
+import { publishTestPages, testPage, uniquePrefix } from '@crawler/testing';
 
 const PARTITIONS = 4;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

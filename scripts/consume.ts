@@ -14,9 +14,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '@crawler/shared/config';
-import { FeedConsumer, type FeedPage } from '@crawler/shared/feed';
-import { connectRedis } from '@crawler/shared/redis';
+import { loadConfig } from '@crawler/domain/config';
+import { FeedConsumer, type FeedPage } from '@crawler/adapters/feed';
+import { connectRedis } from '@crawler/adapters/redis';
 
 const USAGE =
   'usage: npm run consume -- --group NAME [--consumer ID] [--out FILE.jsonl] [--from-start] ' +

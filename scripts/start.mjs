@@ -31,7 +31,7 @@ import { Supervisor } from './supervise.mjs';
 const demo = process.argv.includes('--demo');
 const env = { ...process.env };
 
-// Agent processes on this machine (same bounds as packages/shared/src/config): half the cores,
+// Agent processes on this machine (same bounds as packages/domain/src/config): half the cores,
 // at least one. One agent at full speed keeps about 1.5 cores busy (its event loop and its
 // parse thread; measured on 2 cores at 5,000 hosts: 1 process 855 pages/s at 1.50 ms of CPU a
 // page, 2 processes 814 pages/s at 1.68 ms with the machine saturated; docs/BENCHMARKS.md).

@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFrontier } from '@crawler/frontier';
-import { loadConfig } from '@crawler/shared/config';
-import { connectRedis, type RedisClient } from '@crawler/shared/redis';
-import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/shared/testing';
-import { normalizeUrl, urlFingerprint } from '@crawler/shared/url';
+import { loadConfig } from '@crawler/domain/config';
+import { connectRedis, type RedisClient } from '@crawler/adapters/redis';
+import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/testing';
+import { normalizeUrl, urlFingerprint } from '@crawler/domain/url';
 
 // What `npm run build` produces runs as plain Node, without tsx: the compiled agent leases and
 // fetches from a real Redis frontier, and the compiled CLI answers. The agent's start-up time

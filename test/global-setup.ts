@@ -1,4 +1,4 @@
-import { holdLocalRedisCluster } from '@crawler/shared/testing';
+import { holdLocalRedisCluster } from '@crawler/testing';
 
 /**
  * Global setup of every vitest run. The local Redis Cluster (ports 7101–7103) is started lazily

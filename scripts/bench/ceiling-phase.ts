@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '@crawler/shared/config';
+import type { Config } from '@crawler/domain/config';
 import {
   readRequestLog,
   scoreCrawl,

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Frontier, type EnqueueUrl } from '@crawler/frontier';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 
 /**
  * The frontier alone against the local Redis: enqueue with dedupe, Redis memory per queued URL,

@@ -5,7 +5,7 @@
 //   tsx scripts/bench/ingest-producer.ts REDIS_URL STREAM_KEY ROWS ROWS_PER_ENTRY HOSTS
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connectRedis } from '@crawler/shared/redis';
+import { connectRedis } from '@crawler/adapters/redis';
 import { telemetryRow } from './ingest-rows';
 
 /** Telemetry rows waiting in the stream at most: a producer as fast as a fleet, never flooding Redis. */

@@ -1,5 +1,5 @@
 // Synthetic fetch rows of `npm run bench -- ingest`, the same for its producer and its store path.
-import type { TelemetryRow } from '@crawler/shared/messages';
+import type { TelemetryRow } from '@crawler/domain/messages';
 
 /** Fetch row `i` as an agent reports it: 5,000 hosts, a mix of statuses, a WARC record per 2xx. */
 export function telemetryRow(i: number, hosts: number, now: number): TelemetryRow {

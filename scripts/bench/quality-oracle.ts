@@ -47,7 +47,7 @@ export async function runOracle(o: {
         dnsMap: web.dnsMap,
         token: o.token,
         gapMs: o.gapMs,
-        // The agent's own safety margin (apps/agent/src/lease/host-pacer.ts, SAFETY_MARGIN_MS).
+        // The agent's own safety margin (packages/crawl-core/src/lease/host-pacer.ts, SAFETY_MARGIN_MS).
         gapSlackMs: 25,
         concurrency: o.hosts,
         only: new Set(web.manifest.expected),

@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '@crawler/shared/config';
+import { loadConfig } from '@crawler/domain/config';
 import { readRequestLog, scoreCrawl } from '@crawler/synthetic-web';
 import { runCrawlerCli } from './quality-crawl';
 import { runOracle } from './quality-oracle';

@@ -1,8 +1,7 @@
-import { loadConfig } from '@crawler/shared/config';
-import { connectRedis, RedisNotDurableError } from '@crawler/shared/redis';
-import { CrawlAgent } from './agent';
-import { serveMetrics } from './metrics/serve-metrics';
-import { createLogger } from '@crawler/shared/log';
+import { loadConfig } from '@crawler/domain/config';
+import { connectRedis, RedisNotDurableError } from '@crawler/adapters/redis';
+import { CrawlAgent, serveMetrics } from '@crawler/crawl-core';
+import { createLogger } from '@crawler/adapters/log';
 
 // The agent process: `tsx apps/agent/src/main.ts`. SIGTERM/SIGINT drain it cleanly.
 const config = loadConfig();

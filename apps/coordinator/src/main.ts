@@ -1,6 +1,6 @@
-import { loadConfig } from '@crawler/shared/config';
-import { createLogger } from '@crawler/shared/log';
-import { RedisNotDurableError, RedisUnavailableError } from '@crawler/shared/redis';
+import { loadConfig } from '@crawler/domain/config';
+import { createLogger } from '@crawler/adapters/log';
+import { RedisNotDurableError, RedisUnavailableError } from '@crawler/adapters/redis';
 import { Coordinator } from './coordinator';
 
 // The coordinator process: `tsx apps/coordinator/src/main.ts`.

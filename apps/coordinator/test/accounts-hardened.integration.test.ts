@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisClient } from '@crawler/shared/redis';
+import { connectRedis, type RedisClient } from '@crawler/adapters/redis';
 import { loginThrottleKeys } from '../src/auth/login-throttle';
 import { hashPassword, scryptParams, verifyPassword } from '../src/auth/password';
 import { startAuthKit, type AuthKit } from './auth-kit';

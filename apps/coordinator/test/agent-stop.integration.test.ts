@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CrawlAgent } from '@crawler/agent';
+import type { CrawlAgent } from '@crawler/crawl-core';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
 import { largestPlainHost, startCrawlStack, type CrawlStack } from './crawl-stack';
 

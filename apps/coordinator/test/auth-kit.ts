@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { createLogger } from '@crawler/shared/log';
-import { connectRedis, deleteKeysWithPrefix } from '@crawler/shared/redis';
+import { createLogger } from '@crawler/adapters/log';
+import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
 import type { Role } from '../src/auth/roles';
 import { Coordinator } from '../src/coordinator';
 import { httpCall, sessionCookieOf, type HttpReply } from './http-call';

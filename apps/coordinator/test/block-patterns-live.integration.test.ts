@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CrawlAgent } from '@crawler/agent';
-import { CompiledBlockRules, type BlockRule } from '@crawler/shared/traps';
-import { normalizeUrl, urlFingerprint } from '@crawler/shared/url';
+import type { CrawlAgent } from '@crawler/crawl-core';
+import { CompiledBlockRules, type BlockRule } from '@crawler/domain/traps';
+import { normalizeUrl, urlFingerprint } from '@crawler/domain/url';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
 import { largestPlainHost, startCrawlStack, type CrawlStack } from './crawl-stack';
 

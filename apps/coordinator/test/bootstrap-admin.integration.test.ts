@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { ConfigError } from '@crawler/shared/config';
-import { createLogger } from '@crawler/shared/log';
+import { ConfigError } from '@crawler/domain/config';
+import { createLogger } from '@crawler/adapters/log';
 import { bootstrapAdmin } from '../src/auth/bootstrap-admin';
 import { sha256Hex } from '../src/auth/secrets';
 import { migrate } from '../src/db/migrate';

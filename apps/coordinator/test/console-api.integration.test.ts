@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchRow } from '@crawler/shared/analytics';
+import type { FetchRow } from '@crawler/analytics';
 import { restRoutes } from '../src/api/rest-routes';
 import { startAuthKit, type AuthKit } from './auth-kit';
 import type { ApiError } from './http-call';

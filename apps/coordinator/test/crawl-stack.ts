@@ -1,6 +1,6 @@
-import { CrawlAgent } from '@crawler/agent';
-import { createLogger } from '@crawler/shared/log';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import { CrawlAgent } from '@crawler/crawl-core';
+import { createLogger } from '@crawler/adapters/log';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 import type { SyntheticWeb } from '@crawler/synthetic-web';
 import { Coordinator } from '../src/coordinator';
 import { makeTestEnv, writeJson, type TestEnv } from './test-env';

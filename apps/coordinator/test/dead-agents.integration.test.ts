@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnqueueUrl, HostLease } from '@crawler/frontier';
-import type { FetchRow } from '@crawler/shared/analytics';
+import type { FetchRow } from '@crawler/analytics';
 import { RATE_WINDOW_S } from '../src/stats/get-stats';
 import { startAuthKit, type AuthKit } from './auth-kit';
 import { httpCall, type ApiError } from './http-call';

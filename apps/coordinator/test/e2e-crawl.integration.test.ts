@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CrawlAgent } from '@crawler/agent';
-import { readWarcFile } from '@crawler/shared/warc';
+import type { CrawlAgent } from '@crawler/crawl-core';
+import { readWarcFile } from '@crawler/adapters/warc';
 import {
   canonicalizeUrl,
   scoreCrawl,

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchRow, PageRow } from '@crawler/shared/analytics';
-import { createLogger } from '@crawler/shared/log';
-import { deleteKeysWithPrefix, scanKeys, type RedisClient } from '@crawler/shared/redis';
-import { hostOf, urlFingerprint } from '@crawler/shared/url';
+import type { FetchRow, PageRow } from '@crawler/analytics';
+import { createLogger } from '@crawler/adapters/log';
+import { deleteKeysWithPrefix, scanKeys, type RedisClient } from '@crawler/adapters/redis';
+import { hostOf, urlFingerprint } from '@crawler/domain/url';
 import { SYSTEM } from '../src/audit/audit-entry';
 import { Coordinator } from '../src/coordinator';
 import { readGenerationMarker } from '../src/frontier-rebuild/generation-marker';
@@ -231,7 +231,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await coordinator?.stop();
-  const { connectRedis } = await import('@crawler/shared/redis');
+  const { connectRedis } = await import('@crawler/adapters/redis');
   const redis = await connectRedis(env.config.REDIS_URL);
   await deleteKeysWithPrefix(redis, env.config.REDIS_PREFIX);
   redis.disconnect();
@@ -273,7 +273,7 @@ describe('frontier rebuild', () => {
 
   it('runs at coordinator start when the generation marker is missing, and is audited', async () => {
     await coordinator.stop();
-    const { connectRedis } = await import('@crawler/shared/redis');
+    const { connectRedis } = await import('@crawler/adapters/redis');
     const redis = await connectRedis(env.config.REDIS_URL);
     await deleteKeysWithPrefix(redis, env.config.REDIS_PREFIX);
     redis.disconnect();

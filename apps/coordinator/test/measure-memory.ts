@@ -14,17 +14,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ContentIndex } from '@crawler/agent';
+import { ContentIndex } from '@crawler/crawl-core';
 import { Frontier } from '@crawler/frontier';
-import { pagesStreamKey } from '@crawler/shared/messages';
+import { pagesStreamKey } from '@crawler/domain/messages';
 import {
   connectRedis,
   deleteKeysWithPrefix,
   scanKeys,
   type RedisClient,
-} from '@crawler/shared/redis';
-import { parseRobots } from '@crawler/shared/robots';
-import { uniquePrefix } from '@crawler/shared/testing';
+} from '@crawler/adapters/redis';
+import { parseRobots } from '@crawler/domain/robots';
+import { uniquePrefix } from '@crawler/testing';
 import { fleetRobotsTxt, startSyntheticWeb } from '@crawler/synthetic-web';
 import { NearDupIndex } from '../src/dedupe/near-dup-index';
 import { RecrawlStore, type ObservedRow } from '../src/recrawl/recrawl-store';

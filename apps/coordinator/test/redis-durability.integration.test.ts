@@ -1,10 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlAgent } from '@crawler/agent';
-import { createLogger } from '@crawler/shared/log';
-import { connectRedis, deleteKeysWithPrefix } from '@crawler/shared/redis';
-import { startTestRedisServer, type TestRedisServer } from '@crawler/shared/testing';
+import { CrawlAgent } from '@crawler/crawl-core';
+import { createLogger } from '@crawler/adapters/log';
+import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
+import { startTestRedisServer, type TestRedisServer } from '@crawler/testing';
 import { Coordinator } from '../src/coordinator';
 import { makeTestEnv, type TestEnv } from './test-env';
 

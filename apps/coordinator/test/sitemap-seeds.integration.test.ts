@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CrawlAgent } from '@crawler/agent';
+import type { CrawlAgent } from '@crawler/crawl-core';
 import type { HostLease } from '@crawler/frontier';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 import { page, sitemapIndex, startTinyWeb, urlset, type Site, type TinyWeb } from './tiny-web';

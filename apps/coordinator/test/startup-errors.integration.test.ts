@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { ConfigError, loadConfig, type Config } from '@crawler/shared/config';
-import { createLogger } from '@crawler/shared/log';
-import { connectRedis, RedisUnavailableError } from '@crawler/shared/redis';
-import { uniquePrefix } from '@crawler/shared/testing';
+import { ConfigError, loadConfig, type Config } from '@crawler/domain/config';
+import { createLogger } from '@crawler/adapters/log';
+import { connectRedis, RedisUnavailableError } from '@crawler/adapters/redis';
+import { uniquePrefix } from '@crawler/testing';
 import { Coordinator } from '../src/coordinator';
 import { dropDatabase, listMigrations, migrate, PostgresUnavailableError } from '../src/db/migrate';
 import { makeTestEnv } from './test-env';
@@ -158,7 +158,7 @@ describe.concurrent('unreachable Redis', () => {
 });
 
 describe('loadConfig names each bad variable', () => {
-  // packages/shared/src/config/config.test.ts covers FRONTIER_SHARDS, a CIDR without a prefix
+  // packages/domain/src/config/config.test.ts covers FRONTIER_SHARDS, a CIDR without a prefix
   // length and REDIS_URL; these are the variables start-up depends on besides those.
   it('lists every bad variable at once, each with its value', () => {
     const bad: Record<string, string> = {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from '@crawler/shared/config';
-import { uniquePrefix } from '@crawler/shared/testing';
+import { loadConfig, type Config } from '@crawler/domain/config';
+import { uniquePrefix } from '@crawler/testing';
 import { dropDatabase } from '../src/db/migrate';
 
 /**

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnqueueUrl } from '@crawler/frontier';
-import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/shared/url';
+import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/domain/url';
 import { startSyntheticWeb, type SyntheticWeb } from '@crawler/synthetic-web';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 import { httpCall, type ApiError } from './http-call';

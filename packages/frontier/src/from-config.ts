@@ -1,5 +1,5 @@
-import type { Config } from '@crawler/shared/config';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { Config } from '@crawler/domain/config';
+import type { RedisClient } from '@crawler/adapters/redis';
 import { Frontier, type FrontierOptions } from './frontier';
 
 /** The frontier's options from the validated configuration (one place for every process). */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash, randomInt } from 'node:crypto';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
-import { uniquePrefix, seededRandom } from '@crawler/shared/testing';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
+import { uniquePrefix, seededRandom } from '@crawler/testing';
 import { Frontier, type FrontierOptions } from './frontier';
 import { DISCOVERED_HOST_CLASS, HOST_CLASSES } from './priority';
 import { HOST_LISTS } from './testing/frontier-test-kit';

@@ -8,7 +8,7 @@ import {
   testUrl,
 } from './testing/frontier-test-kit';
 import { randomBytes } from 'node:crypto';
-import { connectRedis } from '@crawler/shared/redis';
+import { connectRedis } from '@crawler/adapters/redis';
 import { Frontier, type FrontierOptions } from './frontier';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

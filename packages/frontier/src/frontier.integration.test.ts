@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RedisClient } from '@crawler/shared/redis';
-import {
-  deleteKeysWithPrefix,
-  keySlot,
-  testRedisBackends,
-  uniquePrefix,
-} from '@crawler/shared/testing';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { deleteKeysWithPrefix, keySlot, testRedisBackends, uniquePrefix } from '@crawler/testing';
 import { Frontier } from './frontier';
 import type { FrontierKeys } from './keys';
 import type { EnqueueUrl } from './types';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scanKeys, type RedisClient } from '@crawler/shared/redis';
+import { scanKeys, type RedisClient } from '@crawler/adapters/redis';
 import { FrontierKeys, shardOf } from './keys';
 import {
   decodeEntry,

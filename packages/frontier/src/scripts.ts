@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
 
 const commandsDir = new URL('./commands/', import.meta.url);
 

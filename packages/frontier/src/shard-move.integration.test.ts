@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 import {
   assignSlot,
   beginSlotMigration,
@@ -18,7 +18,7 @@ import {
   uniquePrefix,
   type ClusterNode,
   type MigrateSlotResult,
-} from '@crawler/shared/testing';
+} from '@crawler/testing';
 import { Frontier, type FrontierOptions } from './frontier';
 import { shardOf } from './keys';
 import { HOST_LISTS } from './testing/frontier-test-kit';
@@ -42,7 +42,7 @@ import type { EnqueueUrl, HostLease } from './types';
  *
  * What the randomized run meets depends on timing, so two more tests stop the migration at the
  * two points where a frontier script goes wrong and check the host's URLs survive it (see the
- * comment above them). Helpers: packages/shared/src/testing/migrate-slot.ts.
+ * comment above them). Helpers: packages/testing/src/migrate-slot.ts.
  */
 const WITH_CLUSTER = process.env.TEST_REDIS_CLUSTER !== '0';
 

@@ -1,6 +1,6 @@
-// The SimHash is the crawler's own (packages/shared), imported here through the workspace only:
-// declaring it would make a dependency cycle (shared's tests use this package).
-import { hammingDistance, simhash64 } from '@crawler/shared/dedupe';
+// The SimHash is the crawler's own (packages/domain), imported here through the workspace only:
+// declaring it would make a dependency cycle (the domain's tests use this package).
+import { hammingDistance, simhash64 } from '@crawler/domain/dedupe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTrapPathKey } from './canonical.js';
 import { scoreCrawl, startSyntheticWeb, type SiteInfo, type SyntheticWeb } from './index.js';

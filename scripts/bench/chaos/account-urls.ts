@@ -1,9 +1,9 @@
-import { normalizeUrl } from '@crawler/shared/url';
+import { normalizeUrl } from '@crawler/domain/url';
 import { isTrapUrl, type RequestLogEntry } from '@crawler/synthetic-web';
 import type { FrontierSnapshot } from './frontier-snapshot';
 import type { FetchRowLite } from './warc-check';
 
-/** `WARC_WRITE_FAILED` (apps/agent/src/archive/warc-failure.ts): fetched, not archived, retried. */
+/** `WARC_WRITE_FAILED` (packages/crawl-core/src/archive/warc-failure.ts): fetched, not archived, retried. */
 export const WARC_WRITE_FAILED = 'warc_write_failed';
 
 /** The crawler's normalized form of a URL, or null for what it does not crawl (mailto:, …). */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChaosOptions } from './chaos-options';
 import type { ChaosStack } from './chaos-stack';
 import type { StallMonitor } from './stall-monitor';
-import { seededRandom } from '@crawler/shared/testing';
+import { seededRandom } from '@crawler/domain/random';
 
 /** What the faults did, for the result line. */
 export interface FaultCounts {

@@ -1,6 +1,6 @@
 import type { Frontier } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
-import { scanKeys } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { scanKeys } from '@crawler/adapters/redis';
 
 /** What the frontier holds at the end, read straight from Redis (normalized URLs). */
 export interface FrontierSnapshot {

@@ -1,6 +1,6 @@
 import type { Frontier } from '@crawler/frontier';
 import { FrontierKeys } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
 
 /** The longest stall seen: how long, which host, and when it began (epoch ms). */
 export interface Stall {

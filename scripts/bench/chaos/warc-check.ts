@@ -1,5 +1,5 @@
-import type { ObjectStore } from '@crawler/shared/storage';
-import { readWarcRecordFromStore } from '@crawler/shared/warc';
+import type { ObjectStore } from '@crawler/adapters/storage';
+import { readWarcRecordFromStore } from '@crawler/adapters/warc';
 
 /** One row of ClickHouse `fetches` (FINAL), the fields the chaos bench reads. */
 export interface FetchRowLite {
@@ -28,7 +28,7 @@ FROM fetches FINAL`;
  * thread that loaded it exits.)
  */
 export async function readFetchRows(clickhousePath: string): Promise<FetchRowLite[]> {
-  const { openAnalytics } = await import('@crawler/shared/analytics');
+  const { openAnalytics } = await import('@crawler/analytics');
   const store = await openAnalytics({ path: clickhousePath });
   try {
     const raw = await store.queryJson<Record<keyof FetchRowLite, string | number>>(ROWS_SQL);

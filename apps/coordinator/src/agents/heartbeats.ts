@@ -1,4 +1,4 @@
-import type { RedisClient } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
 
 /**
  * Heartbeats newer than this count an agent as alive (agents beat every 5 s, so three missed

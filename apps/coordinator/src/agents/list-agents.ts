@@ -1,6 +1,6 @@
 import type { Frontier, OpenLease } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { AnalyticsStore } from '@crawler/analytics';
+import type { RedisClient } from '@crawler/adapters/redis';
 import type { FleetRepository } from '../db/fleet-repository';
 import { isAlive, readHeartbeats } from './heartbeats';
 import { listAgentsInput, type AgentView } from './list-agents.types';

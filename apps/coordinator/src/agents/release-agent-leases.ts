@@ -1,5 +1,5 @@
 import type { Frontier } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
 import { AppError } from '../api/app-error';
 import { auditEntry, type Actor } from '../audit/audit-entry';
 import type { Store } from '../db/store';

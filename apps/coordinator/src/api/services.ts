@@ -1,10 +1,10 @@
 import type { Frontier } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
-import type { Config } from '@crawler/shared/config';
-import { qualityLimitsFrom } from '@crawler/shared/quality';
-import type { Logger } from '@crawler/shared/log';
-import type { RedisClient } from '@crawler/shared/redis';
-import { objectStoreFromSettings, type ObjectStore } from '@crawler/shared/storage';
+import type { AnalyticsStore } from '@crawler/analytics';
+import type { Config } from '@crawler/domain/config';
+import { qualityLimitsFrom } from '@crawler/domain/quality';
+import type { Logger } from '@crawler/adapters/log';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { objectStoreFromSettings, type ObjectStore } from '@crawler/adapters/storage';
 import { LoginThrottle, loginLimitsFrom } from '../auth/login-throttle';
 import { scryptParams } from '../auth/password';
 import type { Store } from '../db/store';

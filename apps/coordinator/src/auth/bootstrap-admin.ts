@@ -1,5 +1,5 @@
-import { ConfigError, type Config } from '@crawler/shared/config';
-import type { Logger } from '@crawler/shared/log';
+import { ConfigError, type Config } from '@crawler/domain/config';
+import type { Logger } from '@crawler/adapters/log';
 import { auditEntry, SYSTEM } from '../audit/audit-entry';
 import type { Repos, Store } from '../db/store';
 import type { UserRow } from '../db/user-repository';

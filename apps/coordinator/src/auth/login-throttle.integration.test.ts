@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
-import { keySlot, uniquePrefix } from '@crawler/shared/testing';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
+import { keySlot, uniquePrefix } from '@crawler/testing';
 import { LoginThrottle, loginThrottleKeys, type LoginLimits } from './login-throttle';
 
 // The login limits' scripts against a real Redis: bursts, refill, give-back, both limits at

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { Config } from '@crawler/shared/config';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { Config } from '@crawler/domain/config';
+import type { RedisClient } from '@crawler/adapters/redis';
 import { addressBucket } from './client-address';
 import { sha256Hex } from './secrets';
 

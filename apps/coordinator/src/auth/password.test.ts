@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '@crawler/shared/config';
+import { loadConfig } from '@crawler/domain/config';
 import {
   hashPassword,
   needsRehash,

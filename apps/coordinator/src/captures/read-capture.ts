@@ -1,6 +1,6 @@
-import type { ObjectStore } from '@crawler/shared/storage';
-import { StorageError } from '@crawler/shared/storage';
-import { readWarcRecordFromStore, WarcError } from '@crawler/shared/warc';
+import type { ObjectStore } from '@crawler/adapters/storage';
+import { StorageError } from '@crawler/adapters/storage';
+import { readWarcRecordFromStore, WarcError } from '@crawler/adapters/warc';
 import { AppError } from '../api/app-error';
 import { MAX_BODY_TEXT_BYTES, readCaptureInput, type CaptureView } from './read-capture.types';
 

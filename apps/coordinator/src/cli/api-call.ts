@@ -1,4 +1,4 @@
-import { loadConfig } from '@crawler/shared/config';
+import { loadConfig } from '@crawler/domain/config';
 import { resolveApiToken } from './api-token';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '@crawler/shared/config';
+import type { Config } from '@crawler/domain/config';
 
 /** Where `npm start` keeps the generated admin credentials (mode 0600). */
 export function adminCredentialsPath(config: Pick<Config, 'DATA_DIR'>): string {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { readWarcFile } from '@crawler/shared/warc';
+import { readWarcFile } from '@crawler/adapters/warc';
 
 /**
  * `crawler crawl` as a user runs it: the CLI in a child process whose working folder is a fresh

@@ -2,15 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADDRESS_REFUSALS, CrawlAgent } from '@crawler/agent';
+import { ADDRESS_REFUSALS, CrawlAgent } from '@crawler/crawl-core';
 import { openFrontier, type Frontier } from '@crawler/frontier';
-import { openAnalytics } from '@crawler/shared/analytics';
-import type { Config } from '@crawler/shared/config';
-import type { Logger } from '@crawler/shared/log';
-import { SHIPPED_SUFFIX } from '@crawler/shared/storage';
+import { openAnalytics } from '@crawler/analytics';
+import type { Config } from '@crawler/domain/config';
+import type { Logger } from '@crawler/adapters/log';
+import { SHIPPED_SUFFIX } from '@crawler/adapters/storage';
 
-import { connectRedis, deleteKeysWithPrefix } from '@crawler/shared/redis';
-import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/shared/url';
+import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
+import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/domain/url';
 import { TelemetryIngest } from '../telemetry/ingest-telemetry';
 
 export interface OneShotOptions {

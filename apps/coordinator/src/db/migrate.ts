@@ -1,4 +1,4 @@
-import { redactUrl } from '@crawler/shared/log';
+import { redactUrl } from '@crawler/adapters/log';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';

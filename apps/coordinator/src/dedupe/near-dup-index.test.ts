@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
-import { uniquePrefix } from '@crawler/shared/testing';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
+import { uniquePrefix } from '@crawler/testing';
 import { NearDupIndex } from './near-dup-index';
 
 let redis: RedisClient;

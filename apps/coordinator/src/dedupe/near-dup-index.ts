@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { EMPTY_SIMHASH, hammingDistance } from '@crawler/shared/dedupe';
-import { CappedHash, type RedisClient } from '@crawler/shared/redis';
+import { EMPTY_SIMHASH, hammingDistance } from '@crawler/domain/dedupe';
+import { CappedHash, type RedisClient } from '@crawler/adapters/redis';
 
 /** A page the index found close to another. */
 export interface NearDuplicate {

@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAnalytics, type AnalyticsStore } from '@crawler/shared/analytics';
-import { createLogger } from '@crawler/shared/log';
-import { pagesStreamKey } from '@crawler/shared/messages';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
-import { publishTestPages, testPage, uniquePrefix } from '@crawler/shared/testing';
+import { openAnalytics, type AnalyticsStore } from '@crawler/analytics';
+import { createLogger } from '@crawler/adapters/log';
+import { pagesStreamKey } from '@crawler/domain/messages';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
+import { publishTestPages, testPage, uniquePrefix } from '@crawler/testing';
 // The agents' own publisher: the ingest must take exactly what agents write.
-import { PagePublisher } from '../../../agent/src/feed/page-publisher';
+import { PagePublisher } from '@crawler/crawl-core';
 import { PagesIngest, PAGES_INGEST_GROUP } from './ingest-pages';
 
 const PARTITIONS = 4;

@@ -1,13 +1,13 @@
-import type { ParsedPageMessage } from '@crawler/shared/messages';
+import type { ParsedPageMessage } from '@crawler/domain/messages';
 import {
   AnalyticsError,
   pageRowSchema,
   type AnalyticsStore,
   type PageRow,
-} from '@crawler/shared/analytics';
-import { FeedConsumer, type FeedBatch } from '@crawler/shared/feed';
-import type { Logger } from '@crawler/shared/log';
-import type { RedisClient } from '@crawler/shared/redis';
+} from '@crawler/analytics';
+import { FeedConsumer, type FeedBatch } from '@crawler/adapters/feed';
+import type { Logger } from '@crawler/adapters/log';
+import type { RedisClient } from '@crawler/adapters/redis';
 import { BatchIngest } from '../ingest/batch-ingest';
 import { IngestLoop } from '../ingest/ingest-loop';
 import { pageRowOf } from './page-row-of';

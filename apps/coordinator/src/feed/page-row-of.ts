@@ -1,5 +1,5 @@
-import type { PageRow } from '@crawler/shared/analytics';
-import type { ParsedPageMessage } from '@crawler/shared/messages';
+import type { PageRow } from '@crawler/analytics';
+import type { ParsedPageMessage } from '@crawler/domain/messages';
 
 /** A feed message as a row of the `pages` table (links split into URLs and nofollow flags). */
 export function pageRowOf(m: ParsedPageMessage): PageRow {

@@ -1,6 +1,6 @@
 import type { Frontier } from '@crawler/frontier';
-import type { Logger } from '@crawler/shared/log';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { Logger } from '@crawler/adapters/log';
+import type { RedisClient } from '@crawler/adapters/redis';
 import type { FleetRepository } from '../db/fleet-repository';
 import { nodeOf } from '../shards/list-shards';
 

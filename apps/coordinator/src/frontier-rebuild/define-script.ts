@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadScript } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
 
 /** A script call on one client: KEYS first (as many as the file name says), then ARGV. */
 export type ScriptCall = (...args: (string | number)[]) => Promise<unknown>;

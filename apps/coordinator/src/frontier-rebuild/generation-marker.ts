@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FrontierKeys } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
 
 /**
  * The frontier's generation marker (`FrontierKeys.generation()`): written by the coordinator

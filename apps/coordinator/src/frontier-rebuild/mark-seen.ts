@@ -1,5 +1,5 @@
 import type { Frontier } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
 import { defineRebuildScript, type ScriptCall } from './define-script';
 
 /** url_fps per script call at most (a call blocks Redis while it runs). */

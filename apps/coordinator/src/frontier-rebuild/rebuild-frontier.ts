@@ -1,9 +1,9 @@
 import type { Frontier } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
-import type { Config } from '@crawler/shared/config';
-import type { Logger } from '@crawler/shared/log';
-import type { RedisClient } from '@crawler/shared/redis';
-import { CompiledBlockRules } from '@crawler/shared/traps';
+import type { AnalyticsStore } from '@crawler/analytics';
+import type { Config } from '@crawler/domain/config';
+import type { Logger } from '@crawler/adapters/log';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { CompiledBlockRules } from '@crawler/domain/traps';
 import { AppError } from '../api/app-error';
 import { auditEntry, SYSTEM, type Actor } from '../audit/audit-entry';
 import type { Store } from '../db/store';

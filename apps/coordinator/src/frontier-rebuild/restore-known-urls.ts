@@ -1,7 +1,7 @@
 import type { EnqueueUrl, Frontier } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
-import { checkTrapRules, type BlockRuleMatcher, type TrapLimits } from '@crawler/shared/traps';
-import { hostOf, urlFingerprint } from '@crawler/shared/url';
+import type { AnalyticsStore } from '@crawler/analytics';
+import { checkTrapRules, type BlockRuleMatcher, type TrapLimits } from '@crawler/domain/traps';
+import { hostOf, urlFingerprint } from '@crawler/domain/url';
 import type { SeenMarker } from './mark-seen';
 
 /** URLs read from `urls` per query (keyset pages in url_fp order). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { FrontierKeys, type Frontier } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { AnalyticsStore } from '@crawler/analytics';
+import type { RedisClient } from '@crawler/adapters/redis';
 import type { IntervalBounds } from '../recrawl/change-model';
 import { RecrawlStore, type ObservedRow } from '../recrawl/recrawl-store';
 import { defineRebuildScript } from './define-script';

@@ -1,6 +1,6 @@
 import type { Frontier } from '@crawler/frontier';
-import type { Config } from '@crawler/shared/config';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { Config } from '@crawler/domain/config';
+import type { RedisClient } from '@crawler/adapters/redis';
 import type { Store } from '../db/store';
 import { pushPolicy } from '../hosts/host-policy';
 import { publishBlockRules } from '../hosts/publish-block-rules';

@@ -1,4 +1,4 @@
-import { MAX_BLOCK_PATTERNS_PER_POLICY, MAX_BLOCK_PATTERNS_TOTAL } from '@crawler/shared/traps';
+import { MAX_BLOCK_PATTERNS_PER_POLICY, MAX_BLOCK_PATTERNS_TOTAL } from '@crawler/domain/traps';
 import { AppError } from '../api/app-error';
 import { auditEntry, type Actor } from '../audit/audit-entry';
 import type { Store } from '../db/store';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { blockPatternSchema } from '@crawler/shared/traps';
+import { blockPatternSchema } from '@crawler/domain/traps';
 
 /**
  * `POST /v1/hosts/{host}/block-patterns` and `hosts.addBlockPattern`: a URL block pattern for an

@@ -1,7 +1,7 @@
 import type { Frontier } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
-import type { Config } from '@crawler/shared/config';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { AnalyticsStore } from '@crawler/analytics';
+import type { Config } from '@crawler/domain/config';
+import type { RedisClient } from '@crawler/adapters/redis';
 import { AppError } from '../api/app-error';
 import { isoOfClickhouse } from '../clickhouse/clickhouse-time';
 import type { AuditAction } from '../audit/audit-entry';

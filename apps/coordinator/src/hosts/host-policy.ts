@@ -1,4 +1,4 @@
-import { normalizeUrl } from '@crawler/shared/url';
+import { normalizeUrl } from '@crawler/domain/url';
 import type { Frontier } from '@crawler/frontier';
 import type { HostPolicyRepository, HostPolicyRow } from '../db/host-policy-repository';
 import { AppError } from '../api/app-error';

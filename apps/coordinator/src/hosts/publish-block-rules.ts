@@ -1,5 +1,5 @@
-import { blockRulesKey, type BlockRule, type BlockRuleSet } from '@crawler/shared/traps';
-import type { RedisClient } from '@crawler/shared/redis';
+import { blockRulesKey, type BlockRule, type BlockRuleSet } from '@crawler/domain/traps';
+import type { RedisClient } from '@crawler/adapters/redis';
 import type { BlockPatternRow } from '../db/block-pattern-repository';
 import type { HostPolicyRow } from '../db/host-policy-repository';
 import type { Store } from '../db/store';

@@ -1,7 +1,7 @@
 import type { Frontier } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
-import type { RedisClient } from '@crawler/shared/redis';
-import { decodeStoredRobots, parseRobots, type StoredRobots } from '@crawler/shared/robots';
+import type { AnalyticsStore } from '@crawler/analytics';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { decodeStoredRobots, parseRobots, type StoredRobots } from '@crawler/domain/robots';
 import type { RobotsView } from './host-details.types';
 
 const LAST_ROBOTS_SQL = `
@@ -11,7 +11,7 @@ ORDER BY fetched_at DESC LIMIT 1`;
 
 /**
  * The robots.txt agents hold for a host, from their shared Redis cache (key
- * `<shard prefix>robots:<origin>`, as apps/agent/src/agent.ts names it). The origin (scheme and
+ * `<shard prefix>robots:<origin>`, as packages/crawl-core/src/agent.ts names it). The origin (scheme and
  * port) is that of the host's last robots.txt fetch in ClickHouse, else http and https.
  */
 export async function readRobots(
@@ -24,7 +24,7 @@ export async function readRobots(
   for (const origin of origins) {
     const raw = await deps.redis.get(`${prefix}robots:${origin}`);
     if (raw === null) continue;
-    // The agents' robots cache entry (apps/agent/src/robots/robots-cache.ts writes it).
+    // The agents' robots cache entry (packages/crawl-core/src/robots/robots-cache.ts writes it).
     const stored = decodeStoredRobots(raw);
     if (!stored) continue;
     return robotsView(`${origin}/robots.txt`, stored, deps.uaToken);

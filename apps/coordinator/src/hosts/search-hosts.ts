@@ -1,4 +1,4 @@
-import type { AnalyticsStore } from '@crawler/shared/analytics';
+import type { AnalyticsStore } from '@crawler/analytics';
 import type { HostPolicyRepository } from '../db/host-policy-repository';
 import { isoOrNull } from '../clickhouse/clickhouse-time';
 import { searchHostsInput, type HostListItem } from './search-hosts.types';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@crawler/shared/log';
+import type { Logger } from '@crawler/adapters/log';
 
 /** What an ingest reads: a Redis consumer group over one or more streams. */
 export interface IngestSource<B> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier } from '@crawler/frontier';
-import { type RedisClient } from '@crawler/shared/redis';
-import { redisTestBed } from '@crawler/shared/testing';
+import { type RedisClient } from '@crawler/adapters/redis';
+import { redisTestBed } from '@crawler/testing';
 import { RecrawlStore, type ObservedRow } from './recrawl-store';
 
 // RECRAWL_MAX_URLS against a real Redis: each shard keeps its share of the schedule, and the URLs

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier } from '@crawler/frontier';
-import type { FetchRow } from '@crawler/shared/analytics';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { FetchRow } from '@crawler/analytics';
+import type { RedisClient } from '@crawler/adapters/redis';
 import {
   deleteKeysWithPrefix,
   testRedisBackends,
   uniquePrefix,
   seededRandom,
-} from '@crawler/shared/testing';
+} from '@crawler/testing';
 import { nextInterval, type IntervalBounds } from './change-model';
 import { RecrawlStore } from './recrawl-store';
 

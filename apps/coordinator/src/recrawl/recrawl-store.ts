@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { EnqueueUrl, Frontier } from '@crawler/frontier';
-import type { FetchRow } from '@crawler/shared/analytics';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { FetchRow } from '@crawler/analytics';
+import type { RedisClient } from '@crawler/adapters/redis';
 import type { IntervalBounds } from './change-model';
 
 const OBSERVE_COMMAND = 'recrawl_observe';

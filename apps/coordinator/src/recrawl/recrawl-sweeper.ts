@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import type { Frontier } from '@crawler/frontier';
-import type { Logger } from '@crawler/shared/log';
+import type { Logger } from '@crawler/adapters/log';
 import type { RecrawlStore } from './recrawl-store';
 
 export interface SweepResult {

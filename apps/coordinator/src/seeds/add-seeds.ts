@@ -1,5 +1,5 @@
-import { isSitemapUrl } from '@crawler/shared/sitemaps';
-import { normalizeUrl, urlFingerprint, hostOf } from '@crawler/shared/url';
+import { isSitemapUrl } from '@crawler/domain/sitemaps';
+import { normalizeUrl, urlFingerprint, hostOf } from '@crawler/domain/url';
 import type { Frontier } from '@crawler/frontier';
 import type { NewSeed, SeedRepository } from '../db/seed-repository';
 import type { Store } from '../db/store';

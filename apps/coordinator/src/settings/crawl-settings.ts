@@ -1,7 +1,7 @@
 import type { Frontier } from '@crawler/frontier';
-import type { Config } from '@crawler/shared/config';
-import { crawlSettingsKey, type LiveCrawlSettings } from '@crawler/shared/messages';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { Config } from '@crawler/domain/config';
+import { crawlSettingsKey, type LiveCrawlSettings } from '@crawler/domain/messages';
+import type { RedisClient } from '@crawler/adapters/redis';
 import { auditEntry, type Actor } from '../audit/audit-entry';
 import type { Store } from '../db/store';
 import type { CrawlSettingsPatch, CrawlSettingsRow } from '../db/settings-repository';

@@ -1,5 +1,5 @@
 import type { Frontier } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { RedisClient } from '@crawler/adapters/redis';
 import { Cluster } from 'ioredis';
 import type { FleetRepository } from '../db/fleet-repository';
 import { listShardsInput, type ShardView } from './list-shards.types';

@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openAnalytics, type FetchRow } from '@crawler/shared/analytics';
+import { openAnalytics, type FetchRow } from '@crawler/analytics';
 import { statsSeries, type SeriesSource } from './stats-series';
 
 function rows(count: number, offset: number, now: number, total: number): FetchRow[] {

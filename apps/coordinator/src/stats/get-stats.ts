@@ -1,6 +1,6 @@
 import type { Frontier } from '@crawler/frontier';
-import type { AnalyticsStore, FetchStats } from '@crawler/shared/analytics';
-import type { RedisClient } from '@crawler/shared/redis';
+import type { AnalyticsStore, FetchStats } from '@crawler/analytics';
+import type { RedisClient } from '@crawler/adapters/redis';
 import type { SeedRepository } from '../db/seed-repository';
 import type { RecrawlStore } from '../recrawl/recrawl-store';
 import { isAlive, readHeartbeats } from '../agents/heartbeats';

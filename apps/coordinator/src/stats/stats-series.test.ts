@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAnalytics, type AnalyticsStore, type FetchRow } from '@crawler/shared/analytics';
+import { openAnalytics, type AnalyticsStore, type FetchRow } from '@crawler/analytics';
 import { statsSeries } from './stats-series';
 
 // The series read from the per-minute rollups (migration 008) must be the series read from

@@ -1,4 +1,4 @@
-import type { AnalyticsStore } from '@crawler/shared/analytics';
+import type { AnalyticsStore } from '@crawler/analytics';
 import { SERIES_WINDOWS, statsSeriesInput, type StatsSeries } from './stats-series.types';
 
 /*

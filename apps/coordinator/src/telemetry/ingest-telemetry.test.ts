@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { telemetryRowSchema } from '@crawler/shared/messages';
+import { telemetryRowSchema } from '@crawler/domain/messages';
 import { toFetchRow } from './ingest-telemetry';
 
 // The ingest builds fetch rows itself for rows that passed the compiled check (no zod output to

@@ -5,11 +5,11 @@ import {
   fetchRowSchema,
   type AnalyticsStore,
   type FetchRow,
-} from '@crawler/shared/analytics';
-import { telemetryRowSchema, telemetryStreamKey } from '@crawler/shared/messages';
-import type { RedisClient } from '@crawler/shared/redis';
-import type { Logger } from '@crawler/shared/log';
-import { StreamGroupReader, type StreamEntry } from '@crawler/shared/streams';
+} from '@crawler/analytics';
+import { telemetryRowSchema, telemetryStreamKey } from '@crawler/domain/messages';
+import type { RedisClient } from '@crawler/adapters/redis';
+import type { Logger } from '@crawler/adapters/log';
+import { StreamGroupReader, type StreamEntry } from '@crawler/adapters/streams';
 import { BatchIngest } from '../ingest/batch-ingest';
 import { IngestLoop } from '../ingest/ingest-loop';
 

@@ -1,6 +1,6 @@
 import { shardOf, type Frontier } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/shared/redis';
-import { HostQuality, type QualityLimits, type QualityRule } from '@crawler/shared/quality';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { HostQuality, type QualityLimits, type QualityRule } from '@crawler/domain/quality';
 
 /** A host's crawl-quality state as its agents left it (a fresh one when none was saved). */
 export async function readHostQuality(

@@ -1,14 +1,14 @@
 import type { Frontier } from '@crawler/frontier';
-import type { AnalyticsStore } from '@crawler/shared/analytics';
-import { checkTrapRules } from '@crawler/shared/traps';
-import { normalizeUrl, urlFingerprint } from '@crawler/shared/url';
+import type { AnalyticsStore } from '@crawler/analytics';
+import { checkTrapRules } from '@crawler/domain/traps';
+import { normalizeUrl, urlFingerprint } from '@crawler/domain/url';
 import { isoOfClickhouse } from '../clickhouse/clickhouse-time';
 import type { HostPolicyRepository } from '../db/host-policy-repository';
 import { inspectUrlInput, type HistoryRow, type UrlInspection } from './inspect-url.types';
 import { urlVerdict } from './url-verdict';
 import { qualityRuleOf, readHostQuality } from './host-quality-reader';
-import type { RedisClient } from '@crawler/shared/redis';
-import type { QualityLimits } from '@crawler/shared/quality';
+import type { RedisClient } from '@crawler/adapters/redis';
+import type { QualityLimits } from '@crawler/domain/quality';
 
 /** The part of the re-crawl store the inspector reads (apps/coordinator/src/recrawl). */
 export interface RecrawlStateReader {

@@ -1,4 +1,4 @@
-import { normalizeUrl } from '@crawler/shared/url';
+import { normalizeUrl } from '@crawler/domain/url';
 import { z } from 'zod';
 
 /** `GET /v1/urls?url=` and `urls.inspect`: any URL; it is normalized as the crawler does. */

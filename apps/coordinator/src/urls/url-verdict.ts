@@ -1,5 +1,5 @@
-import type { TrapRule } from '@crawler/shared/traps';
-import type { QualityRule } from '@crawler/shared/quality';
+import type { TrapRule } from '@crawler/domain/traps';
+import type { QualityRule } from '@crawler/domain/quality';
 import type { HistoryRow, UrlVerdict, VerdictReason } from './inspect-url.types';
 
 /** What the inspector found about a URL in each store. */

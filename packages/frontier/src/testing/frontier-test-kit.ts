@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/shared/redis';
-import { uniquePrefix } from '@crawler/shared/testing';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
+import { uniquePrefix } from '@crawler/testing';
 import { Frontier, type FrontierOptions } from '../frontier';
 import { PRIORITY_TIERS } from '../priority';
 import type { EnqueueUrl, HostLease } from '../types';

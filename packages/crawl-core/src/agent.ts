@@ -1,0 +1,358 @@
+import { HostQualityTracker } from './quality/host-quality-tracker';
+import { qualityLimitsFrom } from '@crawler/domain/quality';
+import { sleepUnlessStopped } from './lease/host-pacer';
+import { SitemapState } from './parse/sitemap-state';
+import { join } from 'node:path';
+import type { Config } from '@crawler/domain/config';
+import { openFrontier, type HostLease } from '@crawler/frontier';
+import { checkRedisDurability, type RedisClient } from '@crawler/adapters/redis';
+import { WarcWriter } from '@crawler/adapters/warc';
+import type { AgentCounters, AgentResources } from './agent-resources';
+import { HttpClient } from './fetch/http-client';
+import { NetworkGuard } from './fetch/network-guard';
+import { HostResolver } from './fetch/resolve-host';
+import { processLease } from './lease/process-lease';
+import { LeaseRamp } from './lease/lease-ramp';
+import { shipLeftovers } from './archive/ship-leftovers';
+import { agentHealth, logWarcHealth, type AgentHealth } from './archive/storage-health';
+import { LeaseKeeper } from './lease/lease-keeper';
+import type { Logger } from '@crawler/adapters/log';
+import { RobotsCache } from './robots/robots-cache';
+import { TelemetrySink } from './telemetry/telemetry-sink';
+import { AgentMetrics } from './metrics/agent-metrics';
+import { createParsePool } from './parse/parse-pool';
+import { ContentIndex } from './dedupe/content-index';
+import { LivePolicies } from './policy/live-policies';
+import { LiveSettings } from './policy/live-settings';
+import { LiveBlockRules } from './policy/live-block-rules';
+import { EnqueueBatcher } from './frontier/enqueue-batcher';
+import { LoopLag } from './fetch/loop-lag';
+import { PagePublisher } from './feed/page-publisher';
+import { objectTextStore } from './feed/object-text-store';
+import { objectStoreFromSettings, WarcShipper } from '@crawler/adapters/storage';
+
+/** How often the agent reads the crawl settings operators may have changed. */
+const SETTINGS_REFRESH_MS = 2_000;
+/** How often the agent checks whether the operators' block rules changed. */
+const BLOCK_RULES_REFRESH_MS = 2_000;
+/**
+ * Most host leases asked for in one call: thousands at once (a fresh agent, a big frontier)
+ * would be read, validated and started in one go, holding the event loop for long enough to
+ * make every response in flight look slow to the pacer's 10× rule.
+ */
+const LEASE_BATCH = 100;
+
+/**
+ * How often an agent renews its leases: often enough that a lease always has a request's life
+ * (FETCH_TOTAL_TIMEOUT_MS + 1 s) ahead of it between two renewals — half the TTL's room past that,
+ * between 0.5 and 5 s.
+ */
+export function renewEveryMs(c: Config): number {
+  const room = c.LEASE_TTL_MS - c.FETCH_TOTAL_TIMEOUT_MS - 1000;
+  return Math.min(5000, Math.max(500, Math.floor(room / 2)));
+}
+
+/** Key of the agents' heartbeat set (agent id → last beat, ms). */
+export function agentsKey(prefix: string): string {
+  return `${prefix}:agents`;
+}
+
+/**
+ * A stateless fetcher: leases hosts from the frontier, works each lease in its own task (one
+ * connection per host), and completes it. Stop it at any time: in-flight fetches finish,
+ * unfetched URLs go back to their hosts' queues and the WARC file is closed cleanly.
+ */
+export class CrawlAgent {
+  private readonly active = new Map<string, Promise<void>>();
+  private loop: Promise<void> | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly r: AgentResources,
+    private readonly redis: RedisClient,
+    /** Prometheus metrics, derived from the telemetry rows this agent emits. */
+    readonly metrics: AgentMetrics,
+    /** Aborts `r.stop`. */
+    private readonly stopper: AbortController,
+  ) {}
+
+  private get stopping(): boolean {
+    return this.stopper.signal.aborted;
+  }
+
+  /** What this agent has done so far. */
+  get counters(): AgentCounters {
+    return this.r.counters;
+  }
+
+  static async create(
+    config: Config,
+    redis: RedisClient,
+    log: Logger,
+    opts: { warcDir?: string } = {},
+  ): Promise<CrawlAgent> {
+    // The frontier lives in Redis: refuse one that persists nothing or evicts keys.
+    await checkRedisDurability(redis, { volatileOk: config.REDIS_VOLATILE_OK, log });
+    const frontier = await openFrontier(config, redis);
+    const http = new HttpClient({
+      userAgent: config.userAgent,
+      connectTimeoutMs: config.FETCH_CONNECT_TIMEOUT_MS,
+      firstByteTimeoutMs: config.FETCH_FIRST_BYTE_TIMEOUT_MS,
+      totalTimeoutMs: config.FETCH_TOTAL_TIMEOUT_MS,
+      maxBodyBytes: config.FETCH_MAX_BODY_BYTES,
+      minSpeedBytesPerS: config.FETCH_MIN_SPEED_BYTES_PER_S,
+      minSpeedWindowMs: config.FETCH_MIN_SPEED_WINDOW_MS,
+      bodyBudgetBytes: config.AGENT_BODY_BUDGET_BYTES,
+      resolver: new HostResolver({
+        minTtlMs: config.DNS_MIN_TTL_MS,
+        negativeTtlMs: config.DNS_NEGATIVE_TTL_MS,
+        ...(config.CRAWLER_DNS_MAP ? { dnsMapFile: config.CRAWLER_DNS_MAP } : {}),
+      }),
+      guard: new NetworkGuard(config.CRAWLER_NETWORK_ALLOW),
+    });
+    const robots = new RobotsCache(
+      redis,
+      (origin) =>
+        `${frontier.keys.shard(frontier.shardOf(new URL(origin).hostname))}robots:${origin}`,
+      config.CRAWLER_UA_TOKEN,
+      config.AGENT_ROBOTS_CACHE_BYTES,
+    );
+    const day = new Date().toISOString().slice(0, 10);
+    const warcDir = opts.warcDir ?? join(config.DATA_DIR, 'warc');
+    const objects = objectStoreFromSettings({ ...config, dataDir: config.DATA_DIR });
+    // Closed WARC files go to object storage (a no-op for the local default, whose root is
+    // warcDir). Leftovers of earlier runs (any agent id, not a live writer's) ship too.
+    const shipper = new WarcShipper({
+      store: objects,
+      dir: warcDir,
+      keepLocal: config.WARC_KEEP_LOCAL,
+      onShipped: (e) =>
+        log.info({ key: e.key, bytes: e.bytes, attempts: e.attempts }, 'WARC shipped'),
+      onShipFailed: (e) =>
+        log.warn(
+          { err: e.error, key: e.key, attempts: e.attempts, retryInMs: e.retryInMs },
+          'WARC upload failed',
+        ),
+    });
+    await shipLeftovers(shipper, warcDir, log);
+    // A folder per run: an agent restarted on a fresh disk never reuses a file name in S3.
+    const run = new Date().toISOString().slice(11, 19).replaceAll(':', '');
+    const warc = await WarcWriter.open({
+      dir: warcDir,
+      prefix: `crawl/${day}/${config.agentId}/${run}-${process.pid}`,
+      maxFileBytes: config.WARC_MAX_FILE_BYTES,
+      maxFileAgeMs: config.WARC_MAX_FILE_AGE_MS,
+      software: 'open-crawler/0.1.0',
+      onFileClosed: shipper.onFileClosed,
+      onHealthChange: logWarcHealth(log),
+    });
+    // The agent is built after its metrics, which read its active leases through this holder.
+    const holder: { agent?: CrawlAgent } = {};
+    const metrics = new AgentMetrics(
+      config.agentId,
+      () => holder.agent?.activeLeases ?? 0,
+      () => holder.agent?.urlsInFlight ?? 0,
+    );
+    metrics.watchMemory(robots, http.bodyBudget);
+    const telemetry = new TelemetrySink(
+      redis,
+      config.REDIS_PREFIX,
+      (err) => log.warn({ err }, 'telemetry write failed; will retry'),
+      (row) => metrics.observe(row),
+    );
+    const pages = new PagePublisher(
+      redis,
+      {
+        prefix: config.REDIS_PREFIX,
+        partitions: config.FEED_PARTITIONS,
+        maxLen: config.FEED_MAX_LEN,
+        inlineTextBytes: config.FEED_INLINE_TEXT_BYTES,
+        maxBytes: config.FEED_MAX_BYTES,
+      },
+      objectTextStore(objects, join(config.DATA_DIR, 'tmp')),
+      (err) => log.warn({ err }, 'feed write failed; will retry'),
+    );
+    const counters: AgentCounters = {
+      fetched: 0,
+      errors: 0,
+      bytes: 0,
+      robotsDenied: 0,
+      linksEnqueued: 0,
+      addressRefused: 0,
+      trapRefused: 0,
+      blockRefused: 0,
+      qualityRefused: 0,
+      probes: 0,
+    };
+    const settings = new LiveSettings({
+      redis,
+      prefix: config.REDIS_PREFIX,
+      frontier,
+      http,
+      uaToken: config.CRAWLER_UA_TOKEN,
+      maxDepth: config.CRAWLER_MAX_DEPTH,
+      log,
+    });
+    await settings.start(SETTINGS_REFRESH_MS);
+    const blockRules = new LiveBlockRules({ redis, prefix: config.REDIS_PREFIX, log });
+    await blockRules.start(BLOCK_RULES_REFRESH_MS);
+    const stopper = new AbortController();
+    holder.agent = new CrawlAgent(
+      {
+        config,
+        frontier,
+        links: new EnqueueBatcher(frontier, (n) => (counters.linksEnqueued += n), log, {
+          blockRules,
+          onBlocked: (n) => (counters.blockRefused += n),
+        }),
+        http,
+        lag: new LoopLag(),
+        robots,
+        warc,
+        shipper,
+        content: new ContentIndex(redis, config.REDIS_PREFIX, config.DEDUPE_CONTENT_MAX_BODIES),
+        telemetry,
+        pages,
+        policies: await LivePolicies.start(redis, frontier, log),
+        settings,
+        blockRules,
+        sitemaps: new SitemapState(redis, frontier),
+        quality: new HostQualityTracker(redis, frontier, qualityLimitsFrom(config), log),
+        leases: new LeaseKeeper(frontier, [telemetry, pages], {
+          requestMs: config.FETCH_TOTAL_TIMEOUT_MS,
+          renewEveryMs: renewEveryMs(config),
+          log,
+        }),
+        log,
+        counters,
+        parsePool: createParsePool({
+          threads: config.AGENT_PARSE_THREADS || undefined,
+          onWorkerError: (err) => log.warn({ err }, 'parse worker failed'),
+        }),
+        stop: stopper.signal,
+      },
+      redis,
+      metrics,
+      stopper,
+    );
+    return holder.agent;
+  }
+
+  get activeLeases(): number {
+    return this.active.size;
+  }
+
+  /** What `/healthz` answers: not ok while WARC writes fail (then no new lease is taken). */
+  health(): AgentHealth {
+    return agentHealth(this.r.warc.health());
+  }
+
+  /** URLs a kill now could make the crawl fetch again (LeaseKeeper.inFlight). */
+  get urlsInFlight(): number {
+    return this.r.leases.inFlight;
+  }
+
+  /** Starts leasing and fetching; returns at once. */
+  start(): void {
+    if (this.loop) return;
+    this.r.leases.start();
+    this.loop = this.run();
+    void this.beat();
+    this.heartbeat = setInterval(() => void this.beat(), 5000);
+  }
+
+  /**
+   * Drains: no new lease and no new request; in-flight fetches finish (bounded by the fetch
+   * timeouts); every lease completes at once with its unstarted URLs back at the head of their
+   * hosts' queues; links, telemetry and feed are flushed and the WARC file closes.
+   */
+  async stop(): Promise<void> {
+    const t0 = performance.now();
+    const since = () => Math.round(performance.now() - t0);
+    const leases = this.active.size;
+    this.stopper.abort();
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.loop;
+    await Promise.allSettled(this.active.values());
+    await this.r.leases.stop();
+    const leasesMs = since();
+    await this.r.parsePool.close();
+    await Promise.all([
+      this.r.telemetry.flush(),
+      this.r.pages.flush(),
+      this.r.links.flush(),
+      this.r.quality.close(),
+    ]);
+    const flushedMs = since();
+    await this.r.warc.close();
+    // Bounded: what is not uploaded by then stays local and ships at the next start.
+    const { unshipped } = await this.r.shipper.close(30_000);
+    if (unshipped.length > 0) this.r.log.warn({ unshipped }, 'WARC files left for the next start');
+    const warcMs = since();
+    await this.r.http.close();
+    await this.r.policies.close();
+    this.r.settings.stop();
+    this.r.blockRules.stop();
+    this.r.lag.stop();
+    await this.redis.zrem(agentsKey(this.r.config.REDIS_PREFIX), this.r.config.agentId);
+    this.r.log.info(
+      { leases, leasesMs, flushedMs, warcMs, totalMs: since() },
+      'drained: leases completed, outputs flushed, WARC closed',
+    );
+  }
+
+  private async run(): Promise<void> {
+    const max = this.r.config.AGENT_MAX_HOSTS;
+    const ramp = new LeaseRamp(this.r.config.AGENT_LEASE_RAMP_PER_S);
+    let idleMs = 20;
+    while (!this.stopping) {
+      // No new host while WARC writes fail: its pages could not be archived (storage-health.ts).
+      const room = this.r.warc.health().ok
+        ? Math.min(ramp.room(this.active.size, max), LEASE_BATCH)
+        : 0;
+      let leases: HostLease[] = [];
+      const askedAt = performance.now();
+      if (room > 0) {
+        try {
+          leases = await this.r.frontier.lease(this.r.config.agentId, room);
+        } catch (err) {
+          this.r.log.error({ err }, 'lease failed; retrying');
+        }
+      }
+      for (const lease of leases) this.track(lease, askedAt);
+      // A full batch: there is likely more ready, ask again at once (after the I/O that is due).
+      // Otherwise poll fast while work flows, slower when the frontier has nothing ready.
+      if (leases.length === LEASE_BATCH) {
+        idleMs = 20;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
+      idleMs = leases.length > 0 ? 20 : Math.min(idleMs * 2, 250);
+      await sleepUnlessStopped(room > 0 ? idleMs : 50, this.stopper.signal);
+    }
+  }
+
+  private track(lease: HostLease, askedAt: number): void {
+    this.r.leases.hold(lease, askedAt);
+    const task = processLease(this.r, lease)
+      .catch((err: unknown) => this.r.log.error({ err, host: lease.host }, 'lease failed'))
+      .finally(() => {
+        // Not renewed any more: a lease that did not complete expires within its TTL.
+        this.r.leases.release(lease);
+        this.active.delete(lease.leaseId);
+      });
+    this.active.set(lease.leaseId, task);
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await this.redis.zadd(
+        agentsKey(this.r.config.REDIS_PREFIX),
+        Date.now(),
+        this.r.config.agentId,
+      );
+    } catch (err) {
+      this.r.log.warn({ err }, 'heartbeat failed');
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import type { EnqueueUrl, Frontier } from '@crawler/frontier';
+import type { Logger } from '@crawler/adapters/log';
+import type { BlockRuleMatcher } from '@crawler/domain/traps';
+
+/** Options of {@link EnqueueBatcher}. */
+export interface EnqueueBatcherOptions {
+  /**
+   * Operator block rules (blocked hosts and URL patterns): a matching URL is dropped here, never
+   * written to the frontier. None: nothing is dropped.
+   */
+  blockRules?: BlockRuleMatcher;
+  /** Called with the number of URLs an `add` dropped by the block rules. */
+  onBlocked?: (refused: number) => void;
+  /** URLs that make a batch go at once (default 2000). */
+  maxBatch?: number;
+  /** How long the first URL of a batch waits for others, ms (default 50). */
+  delayMs?: number;
+}
+
+/**
+ * Gathers the URLs that pages discover and enqueues them together: one frontier call (one
+ * script per shard) for the links of many pages instead of one per page, which is most of the
+ * agent's Redis traffic. `add` resolves once its URLs are in the frontier, so a lease completes
+ * only after its discoveries are safe; a failed write is retried until it succeeds. URLs the
+ * operators' block rules match are dropped before they are queued (counted, logged at debug).
+ */
+export class EnqueueBatcher {
+  private urls: EnqueueUrl[] = [];
+  private waiters: Array<() => void> = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly maxBatch: number;
+  private readonly delayMs: number;
+
+  constructor(
+    private readonly frontier: Frontier,
+    private readonly onAccepted: (accepted: number) => void,
+    private readonly log: Logger,
+    private readonly opts: EnqueueBatcherOptions = {},
+  ) {
+    this.maxBatch = opts.maxBatch ?? 2000;
+    this.delayMs = opts.delayMs ?? 50;
+  }
+
+  /** Queues URLs for the frontier (less those the block rules drop); resolves when written. */
+  add(all: readonly EnqueueUrl[]): Promise<void> {
+    const urls = this.withoutBlocked(all);
+    if (urls.length === 0) return Promise.resolve();
+    const done = new Promise<void>((resolve) => this.waiters.push(resolve));
+    for (const u of urls) this.urls.push(u);
+    if (this.urls.length >= this.maxBatch) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+    return done;
+  }
+
+  /** Writes what is queued now; resolves when every earlier batch is written. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const urls = this.urls;
+    const waiters = this.waiters;
+    this.urls = [];
+    this.waiters = [];
+    if (urls.length > 0) {
+      this.writing = this.writing.then(async () => {
+        try {
+          this.onAccepted((await this.frontier.enqueue(urls)).accepted);
+          for (const w of waiters) w();
+        } catch (err) {
+          this.log.warn({ err, urls: urls.length }, 'enqueue failed; retrying');
+          this.urls = urls.concat(this.urls);
+          this.waiters = waiters.concat(this.waiters);
+          this.timer ??= setTimeout(() => void this.flush(), 1000);
+        }
+      });
+    }
+    return this.writing;
+  }
+
+  /** `urls` less those a block rule matches (the same array when none does). */
+  private withoutBlocked(urls: readonly EnqueueUrl[]): readonly EnqueueUrl[] {
+    const rules = this.opts.blockRules;
+    if (!rules || urls.length === 0) return urls;
+    let kept: EnqueueUrl[] | null = null;
+    for (let i = 0; i < urls.length; i++) {
+      const u = urls[i]!;
+      const hit = rules.match(u.url, u.host);
+      if (hit === null) {
+        kept?.push(u);
+        continue;
+      }
+      kept ??= urls.slice(0, i);
+      if (this.log.isLevelEnabled('debug'))
+        this.log.debug({ url: u.url, rule: hit.rule }, 'link dropped by a block rule');
+    }
+    if (kept === null) return urls;
+    this.opts.onBlocked?.(urls.length - kept.length);
+    return kept;
+  }
+}

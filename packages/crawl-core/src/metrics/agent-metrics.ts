@@ -1,0 +1,132 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TelemetryRow } from '@crawler/domain/messages';
+import type { BodyBudget } from '../fetch/body-budget';
+
+/**
+ * The agent's Prometheus metrics. Every fetch passes through one place — its telemetry row — so
+ * the metrics are derived from the rows as they are emitted, and cannot disagree with them.
+ */
+export class AgentMetrics {
+  readonly registry = new Registry();
+  private readonly fetches: Counter<'status_class'>;
+  private readonly errors: Counter<'code'>;
+  private readonly bytes: Counter;
+  private readonly fetchSeconds: Histogram;
+
+  /**
+   * @param activeLeases reads the number of host leases being worked right now
+   * @param urlsInFlight reads the URLs a kill now could make the crawl fetch again (requests in
+   *   flight, and done URLs not yet recorded in the frontier)
+   */
+  constructor(agentId: string, activeLeases: () => number, urlsInFlight: () => number = () => 0) {
+    this.registry.setDefaultLabels({ agent: agentId });
+    collectDefaultMetrics({ register: this.registry });
+    this.fetches = new Counter({
+      name: 'crawler_fetches_total',
+      help: 'HTTP fetches by status class (robots-denied URLs are not fetches)',
+      labelNames: ['status_class'],
+      registers: [this.registry],
+    });
+    this.errors = new Counter({
+      name: 'crawler_fetch_errors_total',
+      help: 'Fetches that ended with an error code',
+      labelNames: ['code'],
+      registers: [this.registry],
+    });
+    this.bytes = new Counter({
+      name: 'crawler_fetched_bytes_total',
+      help: 'Body bytes received, after decompression',
+      registers: [this.registry],
+    });
+    this.fetchSeconds = new Histogram({
+      name: 'crawler_fetch_duration_seconds',
+      help: 'Request start to last body byte',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'crawler_active_leases',
+      help: 'Host leases being worked',
+      registers: [this.registry],
+      collect() {
+        this.set(activeLeases());
+      },
+    });
+    new Gauge({
+      name: 'crawler_urls_in_flight',
+      help: 'URLs a kill now could make the crawl fetch again: requests in flight and done URLs not yet recorded in the frontier',
+      registers: [this.registry],
+      collect() {
+        this.set(urlsInFlight());
+      },
+    });
+  }
+
+  /**
+   * Gauges of the agent's bounded memory: the robots cache (origins, estimated bytes of their
+   * compiled rules) and the decoded-body budget (bytes reserved now, the peak, and waits).
+   */
+  watchMemory(
+    robots: { readonly size: { entries: number; bytes: number } },
+    bodies: BodyBudget | null,
+  ): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'crawler_robots_cache_bytes',
+      help: 'Estimated heap bytes of the compiled robots.txt rules the agent keeps (AGENT_ROBOTS_CACHE_BYTES)',
+      registers,
+      collect() {
+        this.set(robots.size.bytes);
+      },
+    });
+    new Gauge({
+      name: 'crawler_robots_cache_origins',
+      help: 'Origins whose robots.txt rules the agent keeps in memory',
+      registers,
+      collect() {
+        this.set(robots.size.entries);
+      },
+    });
+    if (!bodies) return;
+    new Gauge({
+      name: 'crawler_body_budget_bytes',
+      help: 'Decoded body bytes reserved now (AGENT_BODY_BUDGET_BYTES)',
+      registers,
+      collect() {
+        this.set(bodies.inUse);
+      },
+    });
+    new Gauge({
+      name: 'crawler_body_budget_peak_bytes',
+      help: 'Most decoded body bytes reserved at once since the agent started',
+      registers,
+      collect() {
+        this.set(bodies.stats.peakBytes);
+      },
+    });
+    let waits = 0;
+    new Counter({
+      name: 'crawler_body_budget_waits_total',
+      help: 'Requests that waited for room in the body budget',
+      registers,
+      collect() {
+        this.inc(bodies.stats.waits - waits);
+        waits = bodies.stats.waits;
+      },
+    });
+  }
+
+  /** Counts one telemetry row. */
+  observe(row: TelemetryRow): void {
+    if (row.error_code === 'robots_denied') {
+      this.errors.inc({ code: 'robots_denied' });
+      return;
+    }
+    this.fetches.inc({
+      status_class: row.status === 0 ? 'none' : `${Math.floor(row.status / 100)}xx`,
+    });
+    if (row.error_code) this.errors.inc({ code: row.error_code });
+    this.bytes.inc(row.bytes);
+    this.fetchSeconds.observe(row.fetch_ms / 1000);
+  }
+}

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { buildExchange, type BuiltExchange, type HttpExchange } from '@crawler/adapters/warc';
+import type { TrapLimits } from '@crawler/domain/traps';
+import { discoverLinks, type DiscoveredLinks } from './discover-links';
+import { parsePage, toExtractedPage, type ParsedPage, type ParsePageInput } from './parse-page';
+
+/** One fetched HTML page, for everything CPU-bound the agent does with it off the event loop. */
+export interface PageTaskInput {
+  page: ParsePageInput;
+  /** The page's hops from a seed: its links are one more. */
+  depth: number;
+  /** The page's same-host hops from a page another host links to (its queue entry's). */
+  hops: number;
+  /** Trap limits the page's links are checked against. */
+  limits: TrapLimits;
+  /**
+   * When the page is stored in full: its exchange (the body is `page.body`), to build the WARC
+   * response and request records here (digests, gzip) with the writer's gzip level.
+   */
+  record: { exchange: Omit<HttpExchange, 'body'>; gzipLevel: number } | null;
+}
+
+/** What {@link pageTask} gives back: small, plain data, and the bulky parts pre-encoded. */
+export interface PageTaskResult {
+  /** The parsed page without its text and raw links (see `textJson` and `found`). */
+  page: Omit<ParsedPage, 'text' | 'links'>;
+  /**
+   * The text the feed carries — the page's main text, none for a noindex page — as a JSON
+   * string literal in UTF-8, ready to splice into the feed message.
+   */
+  textJson: Uint8Array;
+  /** UTF-8 length of that text (not of its JSON form). */
+  textBytes: number;
+  /** The page's links: normalized, deduplicated, trap rules applied. */
+  found: DiscoveredLinks;
+  /** The WARC records, when asked for. */
+  record: BuiltExchange | null;
+  /**
+   * Digest of the page's text with digit runs abstracted (16 hex): pages that differ only in
+   * their numbers (a calendar's months, a pager's empty pages) share it.
+   */
+  textShape: string;
+}
+
+/**
+ * Builds the page's WARC records (when asked), parses it, discovers its links and encodes its
+ * text for the feed: the work that would otherwise hold the agent's event loop for most of a
+ * page's CPU time. Pure: the same input gives the same result (but for record ids).
+ */
+export async function pageTask(input: PageTaskInput): Promise<PageTaskResult> {
+  const record = input.record
+    ? await buildExchange(
+        { ...input.record.exchange, body: input.page.body },
+        input.record.gzipLevel,
+      )
+    : null;
+  const { text, links, ...page } = parsePage(input.page);
+  const found = discoverLinks(
+    input.page.url,
+    toExtractedPage({ ...page, text: '', links }),
+    input.depth,
+    input.limits,
+    input.hops,
+  );
+  const fed = page.robots.noindex ? '' : text;
+  return {
+    page,
+    textJson: Buffer.from(JSON.stringify(fed)),
+    textBytes: Buffer.byteLength(fed),
+    found,
+    record,
+    textShape: textShapeOf(text),
+  };
+}
+
+/** SHA-1 of the text with every digit run as `#`, 16 hex characters ('' for no text). */
+export function textShapeOf(text: string): string {
+  if (text.trim() === '') return '';
+  return createHash('sha1').update(text.replace(/\d+/g, '#')).digest('hex').slice(0, 16);
+}

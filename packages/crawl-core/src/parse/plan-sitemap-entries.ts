@@ -1,0 +1,183 @@
+import type { EnqueueUrl } from '@crawler/frontier';
+import {
+  priorityFromLastmod,
+  type ParsedSitemap,
+  type SitemapKind,
+} from '@crawler/domain/sitemaps';
+import { checkTrapRules, type TrapLimits, type TrapRule } from '@crawler/domain/traps';
+import { normalizeUrl, urlFingerprint } from '@crawler/domain/url';
+import { SITEMAP_LIMITS, SITEMAP_MIN_TIER, type SitemapLimits } from './sitemap-limits';
+import { directoryOf, entryScope, type SitemapStanding } from './sitemap-scope';
+
+/** Why a sitemap entry was not enqueued. */
+export type SitemapDrop =
+  | 'invalid'
+  | 'duplicate'
+  | 'out_of_scope'
+  | 'cross_host'
+  | 'nested_index'
+  | 'index_cap'
+  | 'host_document_cap'
+  | 'host_entry_cap'
+  | TrapRule;
+
+/** A fetched sitemap document, as its queue entry and standing describe it. */
+export interface SitemapDocument {
+  /** Its normalized URL. */
+  url: string;
+  /** Its host (`hostOf`). */
+  host: string;
+  standing: SitemapStanding;
+  /** Its queue depth: its pages are one hop further, its listed sitemaps at the same depth. */
+  depth: number;
+  /** The tier it was queued in (0–3): nothing it lists goes in a higher one. */
+  tier: number;
+}
+
+/** What a sitemap document adds to the frontier. */
+export interface SitemapPlan {
+  kind: SitemapKind;
+  /** Pages (`sitemap`), at the document's depth + 1. */
+  pages: EnqueueUrl[];
+  /** Sitemap documents an index lists (`sitemap-file`), with the standing they inherit. */
+  children: Array<{ url: EnqueueUrl; standing: SitemapStanding }>;
+  dropped: Partial<Record<SitemapDrop, number>>;
+  /** Other hosts whose robots.txt was consulted. */
+  foreignHosts: number;
+}
+
+/**
+ * Decides which entries of a parsed sitemap go to the frontier, and how: each loc normalized
+ * (the canonical form every seen-check uses) and deduplicated; kept only within the sitemap's
+ * scope (its host and directory, its whole host when robots.txt names it, other hosts only
+ * where their robots.txt names it: {@link entryScope}); kept out by the trap rules at the
+ * pages' depth (the document's + 1, against the live `maxDepth`); an index's sitemaps capped
+ * per index, and an index nested deeper than `maxIndexLevel` not expanded at all. Pages go in
+ * the tier their lastmod earns, never above the document's own tier nor {@link SITEMAP_MIN_TIER}
+ * (`<priority>` is the site's own claim and is ignored). Entries start a new hop count.
+ *
+ * @param ctx.robotsNames whether the robots.txt of another origin names this sitemap; asked once
+ *   per origin, for at most `limits.maxForeignHosts` origins (entries on the rest are dropped).
+ */
+export async function planSitemapEntries(
+  parsed: ParsedSitemap,
+  doc: SitemapDocument,
+  ctx: {
+    robotsNames: (origin: string) => Promise<boolean>;
+    trap: TrapLimits;
+    now: Date;
+    limits?: SitemapLimits;
+  },
+): Promise<SitemapPlan> {
+  const limits = ctx.limits ?? SITEMAP_LIMITS;
+  const plan: SitemapPlan = {
+    kind: parsed.kind,
+    pages: [],
+    children: [],
+    dropped: {},
+    foreignHosts: 0,
+  };
+  const drop = (why: SitemapDrop, n = 1): void => {
+    plan.dropped[why] = (plan.dropped[why] ?? 0) + n;
+  };
+  const isIndex = parsed.kind === 'sitemapindex';
+  if (isIndex && doc.standing.level > limits.maxIndexLevel) {
+    drop('nested_index', parsed.entries.length);
+    return plan;
+  }
+
+  const entries = normalizeEntries(parsed, ctx.trap.maxUrlLength, drop);
+  const named = await consultForeignHosts(entries, doc.host, limits.maxForeignHosts, ctx);
+  plan.foreignHosts = named.size;
+  const pageDepth = doc.depth + 1;
+  const docTier = Math.max(SITEMAP_MIN_TIER, doc.tier);
+  const scoped = { host: doc.host, dir: directoryOf(doc.url), standing: doc.standing };
+  for (const e of entries) {
+    const scope = entryScope(e, scoped, parsed.kind, (origin) => named.get(origin) === true);
+    if (scope === 'out_of_scope' || scope === 'cross_host') {
+      drop(scope);
+      continue;
+    }
+    const trap = checkTrapRules(e.url, pageDepth, ctx.trap);
+    if (trap) {
+      drop(trap);
+      continue;
+    }
+    if (!isIndex) {
+      const tier = Math.max(docTier, priorityFromLastmod(e.lastmod, ctx.now));
+      plan.pages.push({ ...e.at, depth: pageDepth, priority: tier, source: 'sitemap' });
+    } else if (plan.children.length >= limits.maxChildrenPerIndex) drop('index_cap');
+    else
+      plan.children.push({
+        url: { ...e.at, depth: doc.depth, priority: docTier, source: 'sitemap-file' },
+        standing: {
+          level: doc.standing.level + 1,
+          // A sitemap on another host is there because that host's robots.txt names its index.
+          ownHost: scope === 'foreign' ? 'host' : doc.standing.ownHost,
+        },
+      });
+  }
+  return plan;
+}
+
+interface NormalizedEntry {
+  url: string;
+  host: string;
+  lastmod: Date | null;
+  at: { url: string; urlFp: string; host: string };
+}
+
+/** The entries' locs normalized, invalid and repeated ones dropped; document order kept. */
+function normalizeEntries(
+  parsed: ParsedSitemap,
+  maxUrlLength: number,
+  drop: (why: SitemapDrop) => void,
+): NormalizedEntry[] {
+  const out: NormalizedEntry[] = [];
+  const seen = new Set<string>();
+  for (const e of parsed.entries) {
+    const n = normalizeUrl(e.loc, undefined, { maxLength: maxUrlLength });
+    if (!n.ok) {
+      drop(n.reason === 'too_long' ? 'url_too_long' : 'invalid');
+      continue;
+    }
+    const urlFp = urlFingerprint(n.url);
+    if (seen.has(urlFp)) {
+      drop('duplicate');
+      continue;
+    }
+    seen.add(urlFp);
+    out.push({
+      url: n.url,
+      host: n.host,
+      lastmod: e.lastmod,
+      at: { url: n.url, urlFp, host: n.host },
+    });
+  }
+  return out;
+}
+
+/**
+ * Asks, once per origin of the entries on other hosts (the first `max` in document order),
+ * whether its robots.txt names the sitemap. Origins past `max` are not asked: their entries
+ * are dropped as cross-host.
+ */
+async function consultForeignHosts(
+  entries: readonly NormalizedEntry[],
+  host: string,
+  max: number,
+  ctx: { robotsNames: (origin: string) => Promise<boolean> },
+): Promise<Map<string, boolean>> {
+  const origins: string[] = [];
+  const picked = new Set<string>();
+  for (const e of entries) {
+    if (origins.length >= max) break;
+    if (e.host === host) continue;
+    const origin = new URL(e.url).origin;
+    if (picked.has(origin)) continue;
+    picked.add(origin);
+    origins.push(origin);
+  }
+  const answers = await Promise.all(origins.map((o) => ctx.robotsNames(o)));
+  return new Map(origins.map((o, i) => [o, answers[i] === true]));
+}

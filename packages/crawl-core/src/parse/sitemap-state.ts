@@ -1,0 +1,82 @@
+import type { Frontier } from '@crawler/frontier';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { SITEMAP_STATE_TTL_MS } from './sitemap-limits';
+import type { SitemapStanding } from './sitemap-scope';
+
+/** How long the standing of a listed sitemap waits for its fetch (its host's queue may be long). */
+const STANDING_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** A host's sitemap budgets, each counted over 24 h from the first document. */
+export type SitemapBudget = 'documents' | 'entries';
+
+/**
+ * What the crawl remembers about one host's sitemaps, in Redis beside the host's frontier keys
+ * (same shard, so all agents share it): the 24-hour budgets of sitemap documents and entries
+ * (`{p}:{s}:sm:<host>`, a hash expiring 24 h after its first write), and the standing of each
+ * sitemap an index listed on the host (`{p}:{s}:sl:<host>`, url_fp → level and scope, expiring
+ * 7 days after its first write), which the sitemap's own queue entry has no room for.
+ * Budgets are taken by HINCRBY first and trimmed after, so concurrent takers never overdraw.
+ */
+export class SitemapState {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly frontier: Pick<Frontier, 'keys' | 'shardOf'>,
+  ) {}
+
+  /** The standing an index recorded for a sitemap it listed, or null (a root, or forgotten). */
+  async standingOf(host: string, urlFp: string): Promise<SitemapStanding | null> {
+    const raw = await this.redis.hget(this.key('sl', host), urlFp);
+    return raw === null ? null : decodeStanding(raw);
+  }
+
+  /**
+   * Takes up to `n` from one of a host's 24-hour budgets (`cap` in all) and returns how many
+   * were granted: `n`, fewer once the budget runs out, then 0.
+   */
+  async take(host: string, budget: SitemapBudget, n: number, cap: number): Promise<number> {
+    if (n <= 0) return 0;
+    const key = this.key('sm', host);
+    const replies = await this.redis
+      .multi()
+      .hincrby(key, budget, n)
+      .pexpire(key, SITEMAP_STATE_TTL_MS, 'NX')
+      .exec();
+    const [err, total] = replies?.[0] ?? [new Error('sitemap budget: transaction discarded'), 0];
+    if (err) throw err;
+    const before = Number(total) - n;
+    return Math.max(0, Math.min(n, cap - before));
+  }
+
+  /** Records the standings of sitemaps an index listed on `host`, before they are enqueued. */
+  async record(
+    host: string,
+    listed: ReadonlyArray<{ urlFp: string; standing: SitemapStanding }>,
+  ): Promise<void> {
+    if (listed.length === 0) return;
+    const key = this.key('sl', host);
+    const fields: string[] = [];
+    for (const l of listed) fields.push(l.urlFp, encodeStanding(l.standing));
+    const replies = await this.redis
+      .multi()
+      .hset(key, ...fields)
+      .pexpire(key, STANDING_TTL_MS, 'NX')
+      .exec();
+    const err = replies?.find(([e]) => e !== null)?.[0];
+    if (err) throw err;
+  }
+
+  private key(kind: 'sm' | 'sl', host: string): string {
+    return `${this.frontier.keys.shard(this.frontier.shardOf(host))}${kind}:${host}`;
+  }
+}
+
+/** `<level>h` or `<level>d`. */
+function encodeStanding(s: SitemapStanding): string {
+  return `${s.level}${s.ownHost === 'host' ? 'h' : 'd'}`;
+}
+
+function decodeStanding(raw: string): SitemapStanding | null {
+  const m = /^(\d{1,3})([hd])$/.exec(raw);
+  if (!m) return null;
+  return { level: Number(m[1]), ownHost: m[2] === 'h' ? 'host' : 'dir' };
+}

@@ -1,0 +1,115 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+/** apps/console */
+export const CONSOLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../apps/console');
+const NEXT_BIN = join(CONSOLE_DIR, '../../node_modules/next/dist/bin/next');
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'instrumentation.ts',
+  'next.config.ts',
+  'package.json',
+  'tsconfig.json',
+];
+
+function newestMtime(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return readdirSync(path).reduce((m, f) => Math.max(m, newestMtime(join(path, f))), st.mtimeMs);
+}
+
+/** True when the production build is missing or older than any console source file. */
+export function buildIsStale(): boolean {
+  const id = join(CONSOLE_DIR, '.next/BUILD_ID');
+  if (!existsSync(id)) return true;
+  const built = statSync(id).mtimeMs;
+  return SOURCES.some(
+    (s) => existsSync(join(CONSOLE_DIR, s)) && newestMtime(join(CONSOLE_DIR, s)) > built,
+  );
+}
+
+/** `next build`, only when the sources changed since the last one (about a minute). */
+export function buildConsoleIfStale(): void {
+  if (!buildIsStale()) return;
+  const r = spawnSync(process.execPath, [NEXT_BIN, 'build'], {
+    cwd: CONSOLE_DIR,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`next build failed:\n${r.stdout}\n${r.stderr}`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ConsoleServer {
+  url: string;
+  /** What the server printed, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `next start` on a free loopback port, talking to the coordinator at `coordinatorUrl`; `env`
+ * adds variables (e.g. CONSOLE_SECRET).
+ */
+export async function startConsole(
+  coordinatorUrl: string,
+  env: Record<string, string> = {},
+): Promise<ConsoleServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'],
+    {
+      cwd: CONSOLE_DIR,
+      env: {
+        ...process.env,
+        COORDINATOR_URL: coordinatorUrl,
+        NEXT_TELEMETRY_DISABLED: '1',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null) throw new Error(`next start exited: ${out}`);
+    try {
+      const r = await fetch(`${url}/login`, { signal: AbortSignal.timeout(1000) });
+      if (r.status < 500) break;
+    } catch {
+      // not up yet
+    }
+    await sleep(200);
+  }
+  return {
+    url,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
