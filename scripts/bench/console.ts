@@ -104,7 +104,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     REDIS_VOLATILE_OK: 'true',
   });
   console.error('building the console if needed');
-  buildConsoleIfStale();
+  await buildConsoleIfStale();
   const coordinator = await Coordinator.start(config, createLogger('bench', 'warn'));
   const auth = { authorization: `Bearer ${token}` };
   let stopConsole = async () => {};

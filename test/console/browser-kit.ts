@@ -12,28 +12,18 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }
 
-/**
- * A signed-out page on a laptop-sized screen that records console errors and page errors. A
- * resource error for a route the coordinator does not have yet (the relay marks those answers
- * with `x-console-unavailable`) is expected and left out: the page shows it as a message.
- */
+/** A signed-out page on a laptop-sized screen that records console errors and page errors. */
 export interface TestPage {
   context: BrowserContext;
   page: Page;
-  /** Console errors and page errors so far (filtered as above), then forgotten. */
+  /** Console errors and page errors so far, then forgotten. */
   takeErrors(): string[];
-  /** Routes seen answering "not available on this coordinator". */
-  unavailable: Set<string>;
 }
 
 export async function openPage(browser: Browser): Promise<TestPage> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
   const page = await context.newPage();
   let raw: Array<{ text: string; url: string }> = [];
-  const unavailable = new Set<string>();
-  page.on('response', (r) => {
-    if (r.headers()['x-console-unavailable'] === '1') unavailable.add(r.url());
-  });
   page.on('console', (m) => {
     if (m.type() === 'error') raw.push({ text: m.text(), url: m.location().url });
   });
@@ -41,11 +31,8 @@ export async function openPage(browser: Browser): Promise<TestPage> {
   return {
     context,
     page,
-    unavailable,
     takeErrors() {
-      const out = raw
-        .filter((e) => !(e.text.startsWith('Failed to load resource') && unavailable.has(e.url)))
-        .map((e) => `${e.text} (${e.url})`);
+      const out = raw.map((e) => `${e.text} (${e.url})`);
       raw = [];
       return out;
     },

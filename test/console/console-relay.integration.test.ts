@@ -15,7 +15,7 @@ let kit: AuthKit;
 let consoleServer: ConsoleServer;
 
 beforeAll(async () => {
-  buildConsoleIfStale();
+  await buildConsoleIfStale();
   kit = await startAuthKit('console-relay', {
     CONSOLE_SECRET: SECRET,
     LOGIN_ACCOUNT_BURST: '2',
@@ -32,7 +32,10 @@ afterAll(async () => {
 interface Reply {
   status: number;
   headers: IncomingHttpHeaders;
-  body: { error?: { code: string; message: string } } & Record<string, unknown>;
+  /** /api/session's errors carry `code`; the tRPC relay's, `data.appCode`. */
+  body: {
+    error?: { code: string | number; message: string; data?: { appCode?: string } };
+  } & Record<string, unknown>;
 }
 
 /**
@@ -56,7 +59,7 @@ function browserCall(
       {
         host: url.hostname,
         port: url.port,
-        path: url.pathname,
+        path: `${url.pathname}${url.search}`,
         method,
         headers,
         localAddress: BROWSER,
@@ -153,23 +156,62 @@ describe('request bodies', () => {
 
   it('a relayed body over 2 MiB is refused (413), declared or streamed without a length', async () => {
     const headers = { cookie, 'content-type': 'application/json' };
-    const declared = await browserCall('POST', '/api/v1/seeds', {
+    const declared = await browserCall('POST', '/api/trpc/seeds.add', {
       headers: { ...headers, 'content-length': String(3 * 1024 * 1024) },
       chunks: [Buffer.alloc(64 * 1024, 0x20)],
     });
     expect(declared.status).toBe(413);
-    const streamed = await browserCall('POST', '/api/v1/seeds', {
+    expect(declared.body.error?.data?.appCode).toBe('PAYLOAD_TOO_LARGE');
+    const streamed = await browserCall('POST', '/api/trpc/seeds.add', {
       headers,
       chunks: Array.from({ length: 48 }, () => Buffer.alloc(64 * 1024, 0x20)),
     });
     expect(streamed.status).toBe(413);
     expect(streamed.body.error?.message).toBe('The request is too large (2 MiB at most).');
     // Within the limit, the same relay works.
-    const ok = await browserCall('PUT', '/api/v1/hosts/relay-ok.example', {
+    const ok = await browserCall('POST', '/api/trpc/hosts.update', {
       headers: { cookie },
-      body: JSON.stringify({ blocked: true }),
+      body: JSON.stringify({ host: 'relay-ok.example', patch: { blocked: true } }),
     });
     expect(ok.status).toBe(403); // a viewer: refused by the coordinator, so it was relayed
-    expect(ok.body.error?.code).toBe('FORBIDDEN');
+    expect(ok.body.error?.data?.appCode).toBe('FORBIDDEN');
+  });
+});
+
+describe('the tRPC relay', () => {
+  let cookie: string;
+  beforeAll(async () => {
+    const res = await signIn('viewer@test.local', 'viewer-password-1');
+    cookie = (res.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('console_session='))!
+      .split(';')[0]!;
+  });
+
+  it('relays a batch of reads as one request, with the session', async () => {
+    const input = encodeURIComponent(JSON.stringify({ 1: { limit: 5 } }));
+    const res = await browserCall('GET', `/api/trpc/auth.me,agents.list?batch=1&input=${input}`, {
+      headers: { cookie },
+    });
+    expect(res.status).toBe(200);
+    const [me, agents] = res.body as unknown as Array<{ result: { data: unknown } }>;
+    expect(me!.result.data).toMatchObject({ role: 'viewer', user: { email: 'viewer@test.local' } });
+    expect(agents!.result.data).toHaveProperty('items');
+  });
+
+  it('relays only the procedures the console uses, and only for a signed-in browser', async () => {
+    const rebuild = await browserCall('POST', '/api/trpc/frontier.rebuild?batch=1', {
+      headers: { cookie },
+      body: '{}',
+    });
+    expect(rebuild.status).toBe(404);
+    expect(rebuild.body.error?.data?.appCode).toBe('NOT_FOUND');
+    const login = await browserCall('POST', '/api/trpc/auth.login', {
+      headers: { cookie },
+      body: JSON.stringify({ email: 'viewer@test.local', password: 'viewer-password-1' }),
+    });
+    expect(login.status).toBe(404);
+    const anonymous = await browserCall('GET', '/api/trpc/stats.get');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error?.data?.appCode).toBe('UNAUTHENTICATED');
   });
 });

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -34,15 +35,42 @@ export function buildIsStale(): boolean {
   );
 }
 
-/** `next build`, only when the sources changed since the last one (about a minute). */
-export function buildConsoleIfStale(): void {
-  if (!buildIsStale()) return;
-  const r = spawnSync(process.execPath, [NEXT_BIN, 'build'], {
-    cwd: CONSOLE_DIR,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`next build failed:\n${r.stdout}\n${r.stderr}`);
+/** Held while one process builds: test files run in parallel, and Next builds one at a time. */
+const BUILD_LOCK = join(
+  tmpdir(),
+  `crawler-console-build-${Buffer.from(CONSOLE_DIR).toString('hex').slice(-16)}.lock`,
+);
+/** A lock older than this was left by a build that died (a build takes about a minute). */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/**
+ * `next build`, only when the sources changed since the last one (about a minute). Callers in
+ * other processes wait for a build under way, then find it fresh.
+ */
+export async function buildConsoleIfStale(): Promise<void> {
+  for (;;) {
+    if (!buildIsStale()) return;
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      const lock = statSync(BUILD_LOCK, { throwIfNoEntry: false });
+      if (lock && Date.now() - lock.mtimeMs > STALE_LOCK_MS)
+        rmSync(BUILD_LOCK, { recursive: true, force: true });
+      await sleep(1000);
+    }
+  }
+  try {
+    if (!buildIsStale()) return;
+    const r = spawnSync(process.execPath, [NEXT_BIN, 'build'], {
+      cwd: CONSOLE_DIR,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`next build failed:\n${r.stdout}\n${r.stderr}`);
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
 }
 
 export async function freePort(): Promise<number> {

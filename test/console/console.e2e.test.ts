@@ -33,12 +33,6 @@ const requestsTo = (h: string) =>
     .filter((e) => e.host === h)
     .sort((a, b) => a.startMs - b.startMs);
 
-async function coordinatorHas(path: string): Promise<boolean> {
-  const r = await fetch(`${stack.coordinator.url}${path}`, { headers: stack.env.auth });
-  const body = (await r.json().catch(() => null)) as { error?: { message?: string } } | null;
-  return !(r.status === 404 && body?.error?.message?.startsWith('no route '));
-}
-
 async function visit(page: Page, path: string, heading: string | RegExp): Promise<void> {
   await page.goto(`${consoleServer.url}${path}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -57,7 +51,7 @@ beforeAll(async () => {
   host = largestPlainHost(web);
   seed = web.seeds.find((s) => s.includes(`//${host}`))!;
   otherSeeds = web.seeds.filter((s) => s !== seed).slice(0, 5);
-  buildConsoleIfStale();
+  await buildConsoleIfStale();
   stack = await startCrawlStack(
     web,
     {
@@ -223,7 +217,7 @@ describe('console in Chromium', () => {
     expect((await blockRules()).version).toBe(before.version);
     // The browser logs the refused call (400) as a failed resource: that one error only.
     expect(admin.takeErrors()).toEqual([
-      expect.stringMatching(/status of 400 .*\/block-patterns\)$/),
+      expect.stringMatching(/status of 400 .*\/api\/trpc\/hosts\.addBlockPattern\?batch=1\)$/),
     ]);
 
     await field.fill('/caf%c3%a9/*.pdf');
@@ -244,21 +238,17 @@ describe('console in Chromium', () => {
     expect(admin.takeErrors()).toEqual([]);
   }, 30_000);
 
-  it('opens a URL’s capture and shows its raw response (or says the route is missing)', async () => {
+  it('opens a URL’s capture and shows its raw response', async () => {
     const { page } = admin;
     await visit(page, `/urls?url=${encodeURIComponent(seed)}`, 'URL inspector');
-    if (await coordinatorHas('/v1/urls?url=http%3A%2F%2Fx.test%2F')) {
-      await page.getByTestId('verdict').waitFor();
-      await page
-        .getByRole('button', { name: /^View raw response/ })
-        .first()
-        .click();
-      const raw = page.getByTestId('capture-raw');
-      await raw.waitFor({ timeout: 10_000 });
-      expect(await raw.textContent()).toMatch(/<html/i);
-    } else {
-      await page.getByText('needs a newer coordinator').waitFor();
-    }
+    await page.getByTestId('verdict').waitFor();
+    await page
+      .getByRole('button', { name: /^View raw response/ })
+      .first()
+      .click();
+    const raw = page.getByTestId('capture-raw');
+    await raw.waitFor({ timeout: 10_000 });
+    expect(await raw.textContent()).toMatch(/<html/i);
     await shot(page, '07-url-inspector');
     expect(admin.takeErrors()).toEqual([]);
   }, 30_000);
@@ -357,19 +347,19 @@ describe('console in Chromium', () => {
     expect(v.takeErrors()).toEqual([]);
 
     // The coordinator enforces the role anyway, and the console refuses cross-site changes.
-    const put = (origin: string) =>
-      v.context.request.put(`${consoleServer.url}/api/v1/hosts/${host}`, {
+    const block = (origin: string) =>
+      v.context.request.post(`${consoleServer.url}/api/trpc/hosts.update`, {
         headers: { origin, 'content-type': 'application/json' },
-        data: { blocked: true },
+        data: { host, patch: { blocked: true } },
       });
-    const forbidden = await put(consoleServer.url);
+    const appCode = async (r: Awaited<ReturnType<typeof block>>) =>
+      ((await r.json()) as { error: { data: { appCode: string } } }).error.data.appCode;
+    const forbidden = await block(consoleServer.url);
     expect(forbidden.status()).toBe(403);
-    expect(((await forbidden.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
-    const crossSite = await put('https://evil.example');
+    expect(await appCode(forbidden)).toBe('FORBIDDEN');
+    const crossSite = await block('https://evil.example');
     expect(crossSite.status()).toBe(403);
-    expect(((await crossSite.json()) as { error: { code: string } }).error.code).toBe(
-      'CSRF_REJECTED',
-    );
+    expect(await appCode(crossSite)).toBe('CSRF_REJECTED');
     await v.context.close();
   }, 60_000);
 

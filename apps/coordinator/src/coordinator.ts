@@ -20,6 +20,7 @@ import { RecrawlStore } from './recrawl/recrawl-store';
 import { RecrawlSweeper } from './recrawl/recrawl-sweeper';
 import { NearDupIndex } from './dedupe/near-dup-index';
 import { FleetRecorder } from './fleet/record-fleet';
+import { CoordinatorMetrics } from './metrics/coordinator-metrics';
 
 /** How often agents seen and the shard map are recorded in Postgres. */
 const FLEET_RECORD_EVERY_MS = 5_000;
@@ -51,6 +52,8 @@ export class Coordinator {
      * for a Redis emptied since (every 10 s).
      */
     readonly generation: GenerationWatch,
+    /** Prometheus metrics; main.ts serves them on COORDINATOR_METRICS_PORT. */
+    readonly metrics: CoordinatorMetrics,
   ) {}
 
   static async start(
@@ -149,7 +152,16 @@ export class Coordinator {
       log,
     });
     await fleet.start(FLEET_RECORD_EVERY_MS);
-    const server = createApiServer(services);
+    const metrics = new CoordinatorMetrics({
+      coordinatorId: config.coordinatorId,
+      redis,
+      frontier,
+      prefix: config.REDIS_PREFIX,
+      feedPartitions: config.FEED_PARTITIONS,
+      ingests: { fetches: ingest, pages: pagesIngest },
+      log,
+    });
+    const server = createApiServer(services, metrics.observeApi);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.COORDINATOR_PORT, config.COORDINATOR_HOST, () => resolve());
@@ -164,6 +176,7 @@ export class Coordinator {
       sweeper,
       fleet,
       generation,
+      metrics,
     );
   }
 

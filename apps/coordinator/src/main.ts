@@ -1,6 +1,7 @@
 import { loadConfig } from '@crawler/domain/config';
 import { createLogger } from '@crawler/adapters/log';
 import { RedisNotDurableError, RedisUnavailableError } from '@crawler/adapters/redis';
+import { serveMetrics } from '@crawler/crawl-core';
 import { Coordinator } from './coordinator';
 
 // The coordinator process: `tsx apps/coordinator/src/main.ts`.
@@ -14,7 +15,15 @@ const coordinator = await Coordinator.start(config, log).catch((err: unknown) =>
   }
   throw err;
 });
-log.info({ url: coordinator.url }, 'coordinator listening');
+const metrics =
+  config.COORDINATOR_METRICS_PORT > 0
+    ? await serveMetrics(
+        coordinator.metrics.registry,
+        config.COORDINATOR_METRICS_PORT,
+        config.COORDINATOR_METRICS_HOST,
+      )
+    : null;
+log.info({ url: coordinator.url, metricsPort: metrics?.port ?? null }, 'coordinator listening');
 console.log(`coordinator: API on ${coordinator.url} (REST /v1, tRPC /trpc)`);
 
 let stopping = false;
@@ -22,6 +31,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
+    metrics?.server.close();
     coordinator
       .stop()
       .then(() => process.exit(0))

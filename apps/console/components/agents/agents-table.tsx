@@ -2,40 +2,27 @@
 
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
+import type { Settled } from '../../lib/api/api-failure';
+import type { RouterOutputs } from '../../lib/api/router-types';
 import { useCan } from '../../lib/client/session-context';
-import { useApi } from '../../lib/client/use-api';
+import { api } from '../../lib/client/trpc';
+import { useAction } from '../../lib/client/use-action';
+import { useQuery } from '../../lib/client/use-query';
 import { formatRate } from '../../lib/format';
+import { ActionStatus } from '../ui/action-status';
+import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
 import { Time } from '../ui/time';
 
-interface OpenLease {
-  host: string;
-  shard: number;
-  expires_at: string;
-}
-
-interface Agent {
-  id: string;
-  last_beat_at: string | number | null;
-  first_seen_at: string | null;
-  alive: boolean;
-  /** Absent on older coordinators: alive or not only. */
-  state?: 'alive' | 'dead' | 'stopped';
-  leases: number;
-  hosts: string[];
-  open_leases?: OpenLease[];
-  leases_expire_at?: string | null;
-  pages_per_s: number;
-}
+type Agents = RouterOutputs['agents']['list'];
+type Agent = Agents['items'][number];
 
 function StateBadge({ agent }: { agent: Agent }): ReactNode {
-  const state = agent.state ?? (agent.alive ? 'alive' : 'dead');
-  if (state === 'alive') return <span className="badge badge--ok">alive</span>;
-  if (state === 'stopped')
+  if (agent.state === 'alive') return <span className="badge badge--ok">alive</span>;
+  if (agent.state === 'stopped')
     return (
       <span className="badge" title="Left cleanly (drained its leases)">
         stopped
@@ -50,7 +37,7 @@ function StateBadge({ agent }: { agent: Agent }): ReactNode {
 
 /** A dead agent's leases: each host and when its lease expires (or expired, not yet reclaimed). */
 function DeadLeases({ agent }: { agent: Agent }): ReactNode {
-  const leases = agent.open_leases ?? [];
+  const leases = agent.open_leases;
   const now = Date.now();
   return (
     <ul className="lease-list" aria-label={`Open leases of ${agent.id}`}>
@@ -83,42 +70,32 @@ function HostLinks({ hosts }: { hosts: string[] }): ReactNode {
   ));
 }
 
+const holdsDeadLeases = (a: Agent) => a.state === 'dead' && a.leases > 0;
+
 /**
  * Agents with their state (alive, dead: silent without having stopped, stopped), their open
  * leases (a dead agent's with when each expires) and, for operators, "Release leases now".
  */
-export function AgentsTable(): ReactNode {
-  const agents = useApi<{ items: Agent[] }>('/agents', 3_000);
+export function AgentsTable({ initial }: { initial?: Settled<Agents> }): ReactNode {
+  const agents = useQuery(api.agents.list, {}, { pollMs: 3_000, initial });
   const canRelease = useCan('operator');
-  const [busy, setBusy] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const [error, setError] = useState<ApiFailure | null>(null);
+  const action = useAction('No lease was released');
+  const [releasing, setReleasing] = useState<string | null>(null);
 
   const release = async (id: string): Promise<void> => {
-    setBusy(id);
-    setError(null);
-    setNote(null);
-    const r = await apiSend<{ released: number }>(
-      'POST',
-      `/agents/${encodeURIComponent(id)}/release-leases`,
-    );
-    setBusy(null);
-    if (!r.ok) return setError(r);
-    setNote(
-      `${r.data.released} lease${r.data.released === 1 ? '' : 's'} of ${id} released: ` +
+    setReleasing(id);
+    const r = await action.run(() => api.agents.releaseLeases.mutate({ id }), {
+      done: (r) =>
+        `${r.released} lease${r.released === 1 ? '' : 's'} of ${id} released: ` +
         'their hosts are back in the queues for the live agents.',
-    );
-    agents.refresh();
+    });
+    setReleasing(null);
+    if (r.ok) agents.refresh();
   };
 
   return (
     <Panel title="Agents" aside="refreshes every 3 s">
-      {note && (
-        <p className="notice notice--ok" role="status">
-          {note}
-        </p>
-      )}
-      {error && <ErrorBox title="No lease was released" error={error} />}
+      <ActionStatus action={action} />
       {agents.loading && <Loading what="agents" />}
       {agents.error && <ErrorBox title="Cannot list agents" error={agents.error} />}
       {agents.data && agents.data.items.length === 0 && (
@@ -128,68 +105,46 @@ export function AgentsTable(): ReactNode {
         </EmptyState>
       )}
       {agents.data && agents.data.items.length > 0 && (
-        <table className="table">
-          <caption className="visually-hidden">Agents</caption>
-          <thead>
-            <tr>
-              <th scope="col">Agent</th>
-              <th scope="col">State</th>
-              <th scope="col">Last heartbeat</th>
-              <th scope="col">First seen</th>
-              <th scope="col" className="num">
-                Pages/s
-              </th>
-              <th scope="col" className="num">
-                Leases
-              </th>
-              <th scope="col">Leasing hosts</th>
-              {canRelease && <th scope="col">Action</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {agents.data.items.map((a) => {
-              const dead = (a.state ?? (a.alive ? 'alive' : 'dead')) === 'dead';
-              return (
-                <tr key={a.id} data-agent={a.id}>
-                  <td className="mono">{a.id}</td>
-                  <td>
-                    <StateBadge agent={a} />
-                  </td>
-                  <td>
-                    <Time at={a.last_beat_at} />
-                  </td>
-                  <td>{a.first_seen_at ? <Time at={a.first_seen_at} /> : '—'}</td>
-                  <td className="num">{formatRate(a.pages_per_s)}</td>
-                  <td className="num">{a.leases}</td>
-                  <td className="break">
-                    {dead && a.leases > 0 && a.open_leases ? (
-                      <DeadLeases agent={a} />
-                    ) : (
-                      <HostLinks hosts={a.hosts} />
-                    )}
-                  </td>
-                  {canRelease && (
-                    <td>
-                      {dead && a.leases > 0 ? (
-                        <button
-                          type="button"
-                          className="button button--small"
-                          disabled={busy !== null}
-                          title="Return its hosts to the queues now instead of when the leases expire"
-                          onClick={() => void release(a.id)}
-                        >
-                          {busy === a.id ? 'Releasing…' : 'Release leases now'}
-                        </button>
-                      ) : (
-                        <span className="muted">—</span>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Agents"
+          rows={agents.data.items}
+          rowKey={(a) => a.id}
+          rowAttributes={(a) => ({ 'data-agent': a.id })}
+          columns={[
+            { header: 'Agent', className: 'mono', cell: (a) => a.id },
+            { header: 'State', cell: (a) => <StateBadge agent={a} /> },
+            { header: 'Last heartbeat', cell: (a) => <Time at={a.last_beat_at} /> },
+            {
+              header: 'First seen',
+              cell: (a) => (a.first_seen_at ? <Time at={a.first_seen_at} /> : '—'),
+            },
+            { header: 'Pages/s', num: true, cell: (a) => formatRate(a.pages_per_s) },
+            { header: 'Leases', num: true, cell: (a) => a.leases },
+            {
+              header: 'Leasing hosts',
+              className: 'break',
+              cell: (a) =>
+                holdsDeadLeases(a) ? <DeadLeases agent={a} /> : <HostLinks hosts={a.hosts} />,
+            },
+            canRelease && {
+              header: 'Action',
+              cell: (a) =>
+                holdsDeadLeases(a) ? (
+                  <button
+                    type="button"
+                    className="button button--small"
+                    disabled={action.busy}
+                    title="Return its hosts to the queues now instead of when the leases expire"
+                    onClick={() => void release(a.id)}
+                  >
+                    {releasing === a.id ? 'Releasing…' : 'Release leases now'}
+                  </button>
+                ) : (
+                  <span className="muted">—</span>
+                ),
+            },
+          ]}
+        />
       )}
     </Panel>
   );

@@ -1,25 +1,29 @@
 'use client';
 
 import { useState, type FormEvent, type ReactNode } from 'react';
+import type { Settled } from '../../lib/api/api-failure';
+import { AUDIT_PAGE } from '../../lib/api/page-inputs';
+import type { RouterInputs, RouterOutputs } from '../../lib/api/router-types';
 import { formText } from '../../lib/client/form-text';
-import { query } from '../../lib/client/api';
 import { useCan } from '../../lib/client/session-context';
-import { useApi } from '../../lib/client/use-api';
-import type { AuditItem, Page } from '../../lib/types/admin';
+import { api } from '../../lib/client/trpc';
+import { useQuery } from '../../lib/client/use-query';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { NotAllowed } from '../ui/not-allowed';
 import { AuditTable } from './audit-table';
 
 /** The audit log, newest first, filtered by target and action, paged by cursor. */
-export function AuditLog(): ReactNode {
+export function AuditLog(props: { initial?: Settled<RouterOutputs['audit']['list']> }): ReactNode {
   const allowed = useCan('operator');
   const [filter, setFilter] = useState({ target: '', action: '' });
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const page = useApi<Page<AuditItem>>(
-    allowed ? `/audit${query({ ...filter, cursor, limit: 50 })}` : null,
-  );
+  const input: RouterInputs['audit']['list'] = { ...AUDIT_PAGE };
+  if (filter.target) input.target = filter.target;
+  if (filter.action) input.action = filter.action;
+  if (cursor) input.cursor = cursor;
+  const page = useQuery(api.audit.list, allowed ? input : null, { initial: props.initial });
   if (!allowed) return <NotAllowed need="operator" />;
   const apply = (e: FormEvent<HTMLFormElement>): void => {
     e.preventDefault();
@@ -48,7 +52,11 @@ export function AuditLog(): ReactNode {
       {page.loading && <Loading what="the audit log" />}
       {page.error && <ErrorBox title="Cannot load the audit log" error={page.error} />}
       {page.data && (
-        <AuditTable items={page.data.items} showTarget empty="No audit entries match." />
+        <AuditTable
+          items={page.data.items.map((a) => ({ ...a, actor: a.actor.label }))}
+          showTarget
+          empty="No audit entries match."
+        />
       )}
       <div className="form__actions">
         <button

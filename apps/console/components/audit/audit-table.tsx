@@ -1,6 +1,17 @@
 import type { ReactNode } from 'react';
-import type { AuditItem } from '../../lib/types/admin';
+import { DataTable } from '../ui/data-table';
 import { Time } from '../ui/time';
+
+/** An audit entry as the tables show it (from `audit.list`, or a host's own entries). */
+export interface AuditRow {
+  id: string;
+  at: string;
+  actor: string | null;
+  action: string;
+  target?: string | null;
+  before?: unknown;
+  after?: unknown;
+}
 
 function compact(v: unknown): string {
   if (v === null || v === undefined) return '—';
@@ -8,41 +19,30 @@ function compact(v: unknown): string {
   return s.length > 160 ? `${s.slice(0, 157)}…` : s;
 }
 
+/** Audit entries, newest first: when, who, what, and the values before and after. */
 export function AuditTable(props: {
-  items: AuditItem[];
+  items: AuditRow[];
   empty: string;
   showTarget?: boolean;
 }): ReactNode {
   if (props.items.length === 0) return <p className="muted">{props.empty}</p>;
   return (
-    <table className="table">
-      <caption className="visually-hidden">Audit entries, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Who</th>
-          <th scope="col">Action</th>
-          {props.showTarget && <th scope="col">Target</th>}
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.items.map((a) => (
-          <tr key={a.id}>
-            <td>
-              <Time at={a.at} />
-            </td>
-            <td>{a.actor.label || '—'}</td>
-            <td>
-              <code>{a.action}</code>
-            </td>
-            {props.showTarget && <td className="break">{a.target ?? '—'}</td>}
-            <td className="mono break">{compact(a.before)}</td>
-            <td className="mono break">{compact(a.after)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      caption="Audit entries, newest first"
+      rows={props.items}
+      rowKey={(a) => a.id}
+      columns={[
+        { header: 'When', cell: (a) => <Time at={a.at} /> },
+        { header: 'Who', cell: (a) => a.actor || '—' },
+        { header: 'Action', cell: (a) => <code>{a.action}</code> },
+        props.showTarget === true && {
+          header: 'Target',
+          className: 'break',
+          cell: (a) => a.target ?? '—',
+        },
+        { header: 'Before', className: 'mono break', cell: (a) => compact(a.before) },
+        { header: 'After', className: 'mono break', cell: (a) => compact(a.after) },
+      ]}
+    />
   );
 }

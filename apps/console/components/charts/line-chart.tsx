@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ChartLegend } from './chart-legend';
 
 export interface Series {
   name: string;
@@ -89,14 +90,14 @@ export function LineChart(props: {
           ),
         )}
       </svg>
-      <figcaption className="chart__legend">
-        {props.series.map((s) => (
-          <span key={s.name}>
-            <span className="swatch" style={{ background: s.color }} aria-hidden="true" /> {s.name}{' '}
-            <strong>{props.format(s.points[s.points.length - 1]?.[1] ?? 0)}</strong>
-          </span>
-        ))}
-      </figcaption>
+      <ChartLegend
+        items={props.series.map((s) => ({
+          key: s.name,
+          name: s.name,
+          color: s.color,
+          value: props.format(s.points[s.points.length - 1]?.[1] ?? 0),
+        }))}
+      />
     </figure>
   );
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ChartLegend } from './chart-legend';
 
 export interface StackKey {
   key: string;
@@ -56,14 +57,7 @@ export function StackedBars(props: {
           );
         })}
       </svg>
-      <figcaption className="chart__legend">
-        {sums.map((k) => (
-          <span key={k.key}>
-            <span className="swatch" style={{ background: k.color }} aria-hidden="true" /> {k.name}{' '}
-            <strong>{k.total.toLocaleString('en-US')}</strong>
-          </span>
-        ))}
-      </figcaption>
+      <ChartLegend items={sums.map((k) => ({ ...k, value: k.total.toLocaleString('en-US') }))} />
     </figure>
   );
 }

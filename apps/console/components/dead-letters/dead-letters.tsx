@@ -2,50 +2,39 @@
 
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
+import type { Settled } from '../../lib/api/api-failure';
+import { DEAD_LETTERS } from '../../lib/api/page-inputs';
+import type { RouterOutputs } from '../../lib/api/router-types';
 import { useCan } from '../../lib/client/session-context';
-import { useApi } from '../../lib/client/use-api';
+import { api } from '../../lib/client/trpc';
+import { useAction } from '../../lib/client/use-action';
+import { useQuery } from '../../lib/client/use-query';
+import { ActionStatus } from '../ui/action-status';
+import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Time } from '../ui/time';
 
-interface DeadLetter {
-  url: string;
-  host: string;
-  reason: string;
-  attempts: number;
-  parked_at: string;
-}
-
 /** URLs that kept failing, with re-queue (all, or one host's) for operators. */
-export function DeadLetters(): ReactNode {
+export function DeadLetters(props: {
+  initial?: Settled<RouterOutputs['deadLetters']['list']>;
+}): ReactNode {
   const canEdit = useCan('operator');
   const [hostInput, setHostInput] = useState('');
   const [host, setHost] = useState('');
-  const list = useApi<{ items: DeadLetter[]; total?: number }>(
-    `/dead-letters?limit=200${host ? `&host=${encodeURIComponent(host)}` : ''}`,
-    10_000,
-  );
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<string | null>(null);
-  const [error, setError] = useState<ApiFailure | null>(null);
+  const list = useQuery(api.deadLetters.list, host ? { ...DEAD_LETTERS, host } : DEAD_LETTERS, {
+    pollMs: 10_000,
+    initial: props.initial,
+  });
+  const action = useAction('Nothing was re-queued');
 
   const requeue = async (host?: string): Promise<void> => {
-    setBusy(true);
-    setError(null);
-    setNote(null);
-    const r = await apiSend<{ requeued: number }>(
-      'POST',
-      '/dead-letters/requeue',
-      host ? { host } : {},
-    );
-    setBusy(false);
-    if (!r.ok) return setError(r);
-    setNote(
-      `${r.data.requeued} URL${r.data.requeued === 1 ? '' : 's'} put back in ${host ? `${host}’s queue` : 'their hosts’ queues'}.`,
-    );
-    list.refresh();
+    const r = await action.run(() => api.deadLetters.requeue.mutate(host ? { host } : {}), {
+      done: (r) =>
+        `${r.requeued} URL${r.requeued === 1 ? '' : 's'} put back in ${host ? `${host}’s queue` : 'their hosts’ queues'}.`,
+    });
+    if (r.ok) list.refresh();
   };
 
   const items = list.data?.items ?? [];
@@ -75,7 +64,7 @@ export function DeadLetters(): ReactNode {
           {list.data
             ? host
               ? `${items.length} of ${host}’s dead letters shown`
-              : `${list.data.total ?? items.length} dead letters`
+              : `${list.data.total} dead letters`
             : ' '}
         </span>
         <span className="toolbar__spacer" />
@@ -83,19 +72,14 @@ export function DeadLetters(): ReactNode {
           <button
             type="button"
             className="button"
-            disabled={busy || items.length === 0}
+            disabled={action.busy || items.length === 0}
             onClick={() => void requeue(host || undefined)}
           >
             {host ? `Re-queue ${host}’s` : 'Re-queue all'}
           </button>
         )}
       </form>
-      {note && (
-        <p className="notice notice--ok" role="status">
-          {note}
-        </p>
-      )}
-      {error && <ErrorBox title="Nothing was re-queued" error={error} />}
+      <ActionStatus action={action} />
       {list.loading && <Loading what="dead letters" />}
       {list.error && <ErrorBox title="Cannot list dead letters" error={list.error} />}
       {list.data && items.length === 0 && (
@@ -104,48 +88,34 @@ export function DeadLetters(): ReactNode {
         </EmptyState>
       )}
       {items.length > 0 && (
-        <table className="table">
-          <caption className="visually-hidden">Dead letters</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Why</th>
-              <th scope="col" className="num">
-                Attempts
-              </th>
-              <th scope="col">Parked</th>
-              {canEdit && <th scope="col">Action</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((d) => (
-              <tr key={d.url}>
-                <td className="break">
-                  <Link href={`/urls?url=${encodeURIComponent(d.url)}`}>{d.url}</Link>
-                </td>
-                <td>
-                  <code>{d.reason}</code>
-                </td>
-                <td className="num">{d.attempts}</td>
-                <td>
-                  <Time at={d.parked_at} />
-                </td>
-                {canEdit && (
-                  <td>
-                    <button
-                      type="button"
-                      className="button button--small"
-                      disabled={busy}
-                      onClick={() => void requeue(d.host)}
-                    >
-                      Re-queue {d.host}
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Dead letters"
+          rows={items}
+          rowKey={(d) => d.url}
+          columns={[
+            {
+              header: 'URL',
+              className: 'break',
+              cell: (d) => <Link href={`/urls?url=${encodeURIComponent(d.url)}`}>{d.url}</Link>,
+            },
+            { header: 'Why', cell: (d) => <code>{d.reason}</code> },
+            { header: 'Attempts', num: true, cell: (d) => d.attempts },
+            { header: 'Parked', cell: (d) => <Time at={d.parked_at} /> },
+            canEdit && {
+              header: 'Action',
+              cell: (d) => (
+                <button
+                  type="button"
+                  className="button button--small"
+                  disabled={action.busy}
+                  onClick={() => void requeue(d.host)}
+                >
+                  Re-queue {d.host}
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
     </>
   );

@@ -1,45 +1,43 @@
 'use client';
 
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
+import type { Settled } from '../../lib/api/api-failure';
+import type { RouterOutputs } from '../../lib/api/router-types';
 import { useCan } from '../../lib/client/session-context';
-import { useApi } from '../../lib/client/use-api';
-import type { BlockPatterns } from '../../lib/types/hosts';
+import { api } from '../../lib/client/trpc';
+import { useAction } from '../../lib/client/use-action';
+import { useQuery } from '../../lib/client/use-query';
+import { ActionStatus } from '../ui/action-status';
+import { DataTable } from '../ui/data-table';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
 import { Time } from '../ui/time';
 
+type BlockPatterns = RouterOutputs['hosts']['blockPatterns'];
+
 /**
- * The URL block patterns of a host or `*.example.com` (`/v1/hosts/{host}/block-patterns`): its
- * own, with Remove buttons, those its domains give it, and a form to add one; read-only below
- * operator.
+ * The URL block patterns of a host or `*.example.com` (`hosts.blockPatterns`): its own, with
+ * Remove buttons, those its domains give it, and a form to add one; read-only below operator.
  */
-export function BlockPatternsEditor(props: { host: string; onChanged: () => void }): ReactNode {
-  const path = `/hosts/${encodeURIComponent(props.host)}/block-patterns`;
-  const list = useApi<BlockPatterns>(path);
+export function BlockPatternsEditor(props: {
+  host: string;
+  initial?: Settled<BlockPatterns> | undefined;
+  onChanged: () => void;
+}): ReactNode {
+  const { host } = props;
+  const list = useQuery(api.hosts.blockPatterns, { host }, { initial: props.initial });
   const canEdit = useCan('operator');
   const [pattern, setPattern] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiFailure | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  const action = useAction('The block patterns were not changed');
+  const busy = action.busy;
 
   const send = async (
-    method: 'POST' | 'DELETE',
-    target: string,
-    body: unknown,
+    call: () => Promise<BlockPatterns>,
     done: (r: BlockPatterns) => string,
   ): Promise<boolean> => {
-    setBusy(true);
-    setError(null);
-    setSaved(null);
-    const r = await apiSend<BlockPatterns>(method, target, body);
-    setBusy(false);
-    if (!r.ok) {
-      setError(r);
-      return false;
-    }
-    setSaved(done(r.data));
+    const r = await action.run(call, { done });
+    if (!r.ok) return false;
     list.refresh();
     props.onChanged();
     return true;
@@ -47,18 +45,18 @@ export function BlockPatternsEditor(props: { host: string; onChanged: () => void
 
   const add = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    const ok = await send('POST', path, { pattern }, (r) =>
-      r.changed === false
-        ? `${pattern.trim()} was already blocked.`
-        : `Pattern added: agents drop matching links within seconds.`,
+    const ok = await send(
+      () => api.hosts.addBlockPattern.mutate({ host, pattern }),
+      (r) =>
+        r.changed === false
+          ? `${pattern.trim()} was already blocked.`
+          : `Pattern added: agents drop matching links within seconds.`,
     );
     if (ok) setPattern('');
   };
   const remove = (p: string): void =>
     void send(
-      'DELETE',
-      `${path}?${new URLSearchParams({ pattern: p }).toString()}`,
-      undefined,
+      () => api.hosts.removeBlockPattern.mutate({ host, pattern: p }),
       () => `Pattern ${p} removed.`,
     );
 
@@ -72,41 +70,29 @@ export function BlockPatternsEditor(props: { host: string; onChanged: () => void
           {d.patterns.length === 0 ? (
             <p className="muted">No block pattern on {d.host}.</p>
           ) : (
-            <table className="table">
-              <caption className="visually-hidden">Block patterns of {d.host}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Pattern</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.patterns.map((p) => (
-                  <tr key={p.pattern}>
-                    <td className="break">
-                      <code>{p.pattern}</code>
-                    </td>
-                    <td>
-                      <Time at={p.created_at} />
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button button--small"
-                        aria-label={`Remove pattern ${p.pattern}`}
-                        disabled={!canEdit || busy}
-                        onClick={() => remove(p.pattern)}
-                      >
-                        Remove
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption={`Block patterns of ${d.host}`}
+              rows={d.patterns}
+              rowKey={(p) => p.pattern}
+              columns={[
+                { header: 'Pattern', className: 'break', cell: (p) => <code>{p.pattern}</code> },
+                { header: 'Added', cell: (p) => <Time at={p.created_at} /> },
+                {
+                  header: <span className="visually-hidden">Actions</span>,
+                  cell: (p) => (
+                    <button
+                      type="button"
+                      className="button button--small"
+                      aria-label={`Remove pattern ${p.pattern}`}
+                      disabled={!canEdit || busy}
+                      onClick={() => remove(p.pattern)}
+                    >
+                      Remove
+                    </button>
+                  ),
+                },
+              ]}
+            />
           )}
           {d.inherited.length > 0 && (
             <p className="muted">
@@ -146,12 +132,7 @@ export function BlockPatternsEditor(props: { host: string; onChanged: () => void
         the whole path (<code>*</code> also matches <code>/</code>). On <code>*.example.com</code>{' '}
         it applies to the domain and all its subdomains.
       </p>
-      {saved && (
-        <p className="notice notice--ok" role="status">
-          {saved}
-        </p>
-      )}
-      {error && <ErrorBox title="The block patterns were not changed" error={error} />}
+      <ActionStatus action={action} />
     </Panel>
   );
 }

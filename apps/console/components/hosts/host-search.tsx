@@ -3,17 +3,22 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { query } from '../../lib/client/api';
-import { useApi } from '../../lib/client/use-api';
+import type { Settled } from '../../lib/api/api-failure';
+import { HOST_SEARCH } from '../../lib/api/page-inputs';
+import type { RouterOutputs } from '../../lib/api/router-types';
+import { api } from '../../lib/client/trpc';
+import { useQuery } from '../../lib/client/use-query';
 import { formatCount } from '../../lib/format';
-import type { HostListItem } from '../../lib/types/hosts';
+import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Time } from '../ui/time';
 
 /** Search hosts by substring; or open one by its exact name. */
-export function HostSearch(): ReactNode {
+export function HostSearch(props: {
+  initial?: Settled<RouterOutputs['hosts']['list']>;
+}): ReactNode {
   const router = useRouter();
   const [q, setQ] = useState('');
   const [debounced, setDebounced] = useState('');
@@ -21,8 +26,10 @@ export function HostSearch(): ReactNode {
     const id = setTimeout(() => setDebounced(q.trim()), 250);
     return () => clearTimeout(id);
   }, [q]);
-  const list = useApi<{ items: HostListItem[]; next_cursor: string | null }>(
-    `/hosts${query({ q: debounced, limit: 100 })}`,
+  const list = useQuery(
+    api.hosts.list,
+    { ...HOST_SEARCH, q: debounced },
+    { initial: props.initial },
   );
   const open = (e: FormEvent): void => {
     e.preventDefault();
@@ -57,44 +64,33 @@ export function HostSearch(): ReactNode {
         </EmptyState>
       )}
       {list.data && list.data.items.length > 0 && (
-        <table className="table">
-          <caption className="visually-hidden">Hosts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Host</th>
-              <th scope="col" className="num">
-                Fetches
-              </th>
-              <th scope="col" className="num">
-                Errors
-              </th>
-              <th scope="col">Last fetch</th>
-              <th scope="col">Policy</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.items.map((h) => (
-              <tr key={h.host}>
-                <td>
-                  <Link href={`/hosts/${encodeURIComponent(h.host)}`}>{h.host}</Link>
-                </td>
-                <td className="num">{formatCount(h.fetches)}</td>
-                <td className="num">{formatCount(h.errors)}</td>
-                <td>
-                  <Time at={h.last_fetch_at} />
-                </td>
-                <td>
+        <DataTable
+          caption="Hosts"
+          rows={list.data.items}
+          rowKey={(h) => h.host}
+          columns={[
+            {
+              header: 'Host',
+              cell: (h) => <Link href={`/hosts/${encodeURIComponent(h.host)}`}>{h.host}</Link>,
+            },
+            { header: 'Fetches', num: true, cell: (h) => formatCount(h.fetches) },
+            { header: 'Errors', num: true, cell: (h) => formatCount(h.errors) },
+            { header: 'Last fetch', cell: (h) => <Time at={h.last_fetch_at} /> },
+            {
+              header: 'Policy',
+              cell: (h) => (
+                <>
                   {h.blocked ? <span className="badge badge--danger">blocked</span> : null}{' '}
                   {h.rate_limit_rps !== null ? (
                     `${h.rate_limit_rps} req/s`
                   ) : (
                     <span className="muted">default</span>
                   )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       {list.data?.next_cursor && (
         <p className="muted">

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { formatCount } from '../../lib/format';
-import type { HostDetail } from '../../lib/types/hosts';
+import type { HostDetail } from '../../lib/api/router-types';
 import { Time } from '../ui/time';
 import { Tile } from '../ui/tile';
 
+/** The host's queue, next allowed time, state and pace, as tiles. */
 export function HostStatus({ host }: { host: HostDetail }): ReactNode {
   return (
     <dl className="tiles">

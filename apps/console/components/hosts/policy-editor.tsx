@@ -1,16 +1,18 @@
 'use client';
 
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
+import { refusal } from '../../lib/api/api-failure';
+import type { HostDetail, RouterInputs } from '../../lib/api/router-types';
 import { useCan } from '../../lib/client/session-context';
-import type { HostDetail } from '../../lib/types/hosts';
-import { ErrorBox } from '../ui/error-box';
+import { api } from '../../lib/client/trpc';
+import { useAction } from '../../lib/client/use-action';
+import { ActionStatus } from '../ui/action-status';
 import { Panel } from '../ui/panel';
 import { NumberField, parseField } from './number-field';
 
 /**
  * Rate limit, daily budget, allowlist, connections and block of one host or pattern
- * (`PUT /v1/hosts/{host}`); read-only below operator.
+ * (`hosts.update`); read-only below operator.
  */
 export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): ReactNode {
   const { host } = props;
@@ -25,22 +27,16 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
   const [connections, setConnections] = useState(
     host.policy.max_connections === null ? '' : String(host.policy.max_connections),
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiFailure | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  const action = useAction('The policy was not changed');
+  const busy = action.busy;
 
-  const put = async (patch: Record<string, unknown>, what: string): Promise<void> => {
-    setBusy(true);
-    setError(null);
-    setSaved(null);
-    const r = await apiSend('PUT', `/hosts/${encodeURIComponent(host.host)}`, patch);
-    setBusy(false);
-    if (!r.ok) return setError(r);
-    setSaved(what);
-    props.onSaved();
+  const put = async (patch: RouterInputs['hosts']['update']['patch'], what: string) => {
+    const r = await action.run(() => api.hosts.update.mutate({ host: host.host, patch }), {
+      done: () => what,
+    });
+    if (r.ok) props.onSaved();
   };
-  const refuse = (message: string): void =>
-    setError({ ok: false, status: 400, code: 'BAD_REQUEST', message, fields: [], body: null });
+  const refuse = (message: string): void => action.refuse(refusal('BAD_REQUEST', message));
 
   const saveRate = (e: FormEvent): void => {
     e.preventDefault();
@@ -164,12 +160,7 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
         Changes apply from the host’s next lease, a block at once. To set a policy for a domain and
         all its subdomains, open the host <code>*.example.com</code>.
       </p>
-      {saved && (
-        <p className="notice notice--ok" role="status">
-          {saved}
-        </p>
-      )}
-      {error && <ErrorBox title="The policy was not changed" error={error} />}
+      <ActionStatus action={action} />
     </Panel>
   );
 }

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import type { RobotsSummary } from '../../lib/types/hosts';
+import type { HostDetail } from '../../lib/api/router-types';
+
+type RobotsSummary = NonNullable<HostDetail['robots']>['rules_summary'];
 
 const VERDICT: Record<RobotsSummary['verdict'], string> = {
   rules: 'Rules apply',
@@ -8,12 +10,11 @@ const VERDICT: Record<RobotsSummary['verdict'], string> = {
 };
 
 /** What the fetched robots.txt means for us. */
-export function RobotsSummaryView({ summary }: { summary: RobotsSummary | string }): ReactNode {
-  if (typeof summary === 'string') return <p>{summary}</p>;
+export function RobotsSummaryView({ summary }: { summary: RobotsSummary }): ReactNode {
   return (
     <dl className="facts">
       <dt>Verdict</dt>
-      <dd>{VERDICT[summary.verdict] ?? summary.verdict}</dd>
+      <dd>{VERDICT[summary.verdict]}</dd>
       <dt>Home page</dt>
       <dd>{summary.root_allowed ? 'allowed for us' : 'disallowed for us'}</dd>
       <dt>Crawl-delay</dt>

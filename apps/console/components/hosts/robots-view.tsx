@@ -1,15 +1,14 @@
 import type { ReactNode } from 'react';
-import type { HostDetail } from '../../lib/types/hosts';
+import type { HostDetail } from '../../lib/api/router-types';
 import { Panel } from '../ui/panel';
 import { Time } from '../ui/time';
 import { RobotsSummaryView } from './robots-summary';
 
+/** The host's robots.txt as fetched, and what it means for us. */
 export function RobotsView({ robots }: { robots: HostDetail['robots'] }): ReactNode {
   return (
     <Panel title="robots.txt as fetched">
-      {robots === undefined ? (
-        <p className="muted">This coordinator does not report robots.txt yet.</p>
-      ) : robots === null ? (
+      {robots === null ? (
         <p className="muted">Not fetched yet: it is fetched before the host’s first page.</p>
       ) : (
         <>
@@ -18,9 +17,7 @@ export function RobotsView({ robots }: { robots: HostDetail['robots'] }): ReactN
             <strong>{robots.status || 'no answer'}</strong>
             {robots.error ? ` (${robots.error})` : ''}, fetched <Time at={robots.fetched_at} />
           </p>
-          {robots.rules_summary !== undefined && (
-            <RobotsSummaryView summary={robots.rules_summary} />
-          )}
+          <RobotsSummaryView summary={robots.rules_summary} />
           <pre className="code-block" tabIndex={0} aria-label="robots.txt body">
             {robots.body || '(empty body)'}
           </pre>

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent, type ReactNode } from 'react';
 
+/** Email and password, posted to the console's /api/session; says why a sign-in failed. */
 export function LoginForm(): ReactNode {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -21,12 +22,15 @@ export function LoginForm(): ReactNode {
         window.location.assign('/');
         return;
       }
-      const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+      const body = (await res.json().catch(() => null)) as {
+        error?: { code?: string; message?: string };
+      } | null;
       const retryAfterS = Number(res.headers.get('retry-after'));
+      const code = body?.error?.code;
       setError(
-        res.status === 401
+        code === 'UNAUTHENTICATED'
           ? 'Email or password is wrong. Check both and try again.'
-          : res.status === 429
+          : code === 'LOGIN_THROTTLED'
             ? `Too many failed sign-ins. Try again in ${retryAfterS > 0 ? `${retryAfterS} s` : 'a minute'}.`
             : (body?.error?.message ?? `Sign-in failed (${res.status}).`),
       );

@@ -1,19 +1,12 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatBytes, formatCount, formatPercent, formatRate } from '../../lib/format';
-import type { CrawlStats } from '../../lib/types/stats';
+import type { CrawlStats } from '../../lib/api/router-types';
 import { Tile } from '../ui/tile';
-
-function pastDue(stats: CrawlStats, fromSeries: number | undefined): number | null {
-  const r = stats.recrawl;
-  const share = r?.pastDueShare ?? r?.past_due_share ?? fromSeries;
-  return typeof share === 'number' ? share : null;
-}
 
 /** "N held by live agents, M by dead ones" (dead: until they expire or are released). */
 function leaseHolders(stats: CrawlStats): ReactNode {
   const split = stats.agents.openLeases;
-  if (!split) return 'held by agents';
   if (split.dead === 0) return `${formatCount(split.live)} held by live agents`;
   return (
     <>
@@ -26,22 +19,16 @@ function leaseHolders(stats: CrawlStats): ReactNode {
 }
 
 function agentsDetail(stats: CrawlStats): string {
-  const { alive, dead = 0 } = stats.agents;
+  const { alive, dead } = stats.agents;
   const deadText = `${formatCount(dead)} dead (silent, did not stop)`;
   if (alive === 0) return dead > 0 ? `none; ${deadText}` : 'none: start one (npm start)';
   return dead > 0 ? `heartbeat < 15 s; ${deadText}` : 'heartbeat < 15 s';
 }
 
 /** The crawl at a glance: the current value of every health figure. */
-export function HealthTiles(props: {
-  stats: CrawlStats;
-  bytesPerS: number | null;
-  /** Share of URLs past their re-crawl time, when the series answer carries it. */
-  pastDueShare?: number | undefined;
-}): ReactNode {
+export function HealthTiles(props: { stats: CrawlStats; bytesPerS: number | null }): ReactNode {
   const { stats, bytesPerS } = props;
   const { fetches, frontier } = stats;
-  const due = pastDue(stats, props.pastDueShare);
   return (
     <dl className="tiles">
       <Tile
@@ -76,13 +63,13 @@ export function HealthTiles(props: {
         label="Open leases"
         value={formatCount(frontier.openLeases)}
         detail={leaseHolders(stats)}
-        tone={(stats.agents.openLeases?.dead ?? 0) > 0 ? 'danger' : 'default'}
+        tone={stats.agents.openLeases.dead > 0 ? 'danger' : 'default'}
       />
       <Tile
         label="Agents alive"
         value={formatCount(stats.agents.alive)}
         detail={agentsDetail(stats)}
-        tone={stats.agents.alive === 0 || (stats.agents.dead ?? 0) > 0 ? 'danger' : 'default'}
+        tone={stats.agents.alive === 0 || stats.agents.dead > 0 ? 'danger' : 'default'}
       />
       <Tile
         label="Dead letters"
@@ -97,8 +84,8 @@ export function HealthTiles(props: {
       />
       <Tile
         label="Past due"
-        value={due === null ? '—' : formatPercent(due, 1)}
-        detail={due === null ? 'not reported by this coordinator' : 'URLs past their re-crawl time'}
+        value={formatPercent(stats.recrawl.pastDueShare, 1)}
+        detail="URLs past their re-crawl time"
       />
     </dl>
   );

@@ -1,8 +1,11 @@
 'use client';
 
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useApi } from '../../lib/client/use-api';
-import type { CrawlStats, StatsSeries, StatsWindow } from '../../lib/types/stats';
+import type { Settled } from '../../lib/api/api-failure';
+import { FIRST_WINDOW } from '../../lib/api/page-inputs';
+import type { CrawlStats, StatsSeries, StatsWindow } from '../../lib/api/router-types';
+import { api } from '../../lib/client/trpc';
+import { useQuery } from '../../lib/client/use-query';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { EmptyState } from '../ui/empty-state';
@@ -47,10 +50,23 @@ function useBytesRate(stats: CrawlStats | null): number | null {
   return rate;
 }
 
-export function Overview(): ReactNode {
-  const [span, setSpan] = useState<StatsWindow>('15m');
-  const stats = useApi<CrawlStats>('/stats', POLL_MS);
-  const series = useApi<StatsSeries>(`/stats/series?window=${span}`, POLL_MS * 2);
+/**
+ * The crawl's health, live: current figures every 3 s, charts over the chosen window every
+ * 6 s, and the frontier since the page opened.
+ */
+export function Overview(props: {
+  initial?: { stats: Settled<CrawlStats>; series: Settled<StatsSeries> };
+}): ReactNode {
+  const [span, setSpan] = useState<StatsWindow>(FIRST_WINDOW.window);
+  const stats = useQuery(api.stats.get, undefined, {
+    pollMs: POLL_MS,
+    initial: props.initial?.stats,
+  });
+  const series = useQuery(
+    api.stats.series,
+    { window: span },
+    { pollMs: POLL_MS * 2, initial: props.initial?.series },
+  );
   const samples = useSamples(stats.data);
   const bytesPerS = useBytesRate(stats.data);
 
@@ -72,11 +88,7 @@ export function Overview(): ReactNode {
       {stats.loading && <Loading what="crawl stats" />}
       {stats.data && (
         <section aria-label="Current figures" data-testid="health-tiles">
-          <HealthTiles
-            stats={stats.data}
-            bytesPerS={bytesPerS}
-            pastDueShare={series.data?.past_due_share}
-          />
+          <HealthTiles stats={stats.data} bytesPerS={bytesPerS} />
         </section>
       )}
       {stats.data && stats.data.seeds.total === 0 && stats.data.fetches.total === 0 && (

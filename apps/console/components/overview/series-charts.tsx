@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatBytes, formatPercent, formatRate } from '../../lib/format';
-import type { SeriesBucket, StatsSeries } from '../../lib/types/stats';
+import type { StatsSeries } from '../../lib/api/router-types';
 import { BarList } from '../charts/bar-list';
 import { LineChart } from '../charts/line-chart';
 import { StackedBars } from '../charts/stacked-bars';
@@ -10,14 +10,9 @@ const ms = (v: number) => `${Math.round(v)} ms`;
 const pct = (v: number) => formatPercent(v, 1);
 
 /**
- * Attempts without an HTTP answer. Not `errors` (no answer *or* 5xx: stacked beside the 5xx
- * series it counted each 5xx twice); older coordinators without `no_answer` get the rest.
+ * Crawl-health charts over the chosen window, from `stats.series`. The status mix stacks
+ * `no_answer`, not `errors` (no answer *or* 5xx: beside the 5xx series it counts each twice).
  */
-function noAnswer(x: SeriesBucket): number {
-  return x.no_answer ?? Math.max(0, x.pages - x.s2xx - x.s3xx - x.s4xx - x.s5xx);
-}
-
-/** Crawl-health charts over the chosen window, from `GET /v1/stats/series`. */
 export function SeriesCharts({ series }: { series: StatsSeries }): ReactNode {
   const b = series.buckets;
   const per = Math.max(1, series.bucket_s);
@@ -53,7 +48,7 @@ export function SeriesCharts({ series }: { series: StatsSeries }): ReactNode {
           ]}
           rows={b.map((x) => ({
             t: x.t,
-            values: { s2xx: x.s2xx, s3xx: x.s3xx, s4xx: x.s4xx, s5xx: x.s5xx, none: noAnswer(x) },
+            values: { s2xx: x.s2xx, s3xx: x.s3xx, s4xx: x.s4xx, s5xx: x.s5xx, none: x.no_answer },
           }))}
         />
       </Panel>

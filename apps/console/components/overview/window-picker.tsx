@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { WINDOWS, type StatsWindow } from '../../lib/types/stats';
+import type { StatsWindow } from '../../lib/api/router-types';
+
+const WINDOWS = ['15m', '1h', '6h', '24h'] as const satisfies readonly StatsWindow[];
 
 /** The time window of the charts, as a radio group (arrow keys move between options). */
 export function WindowPicker(props: {

@@ -1,9 +1,11 @@
 'use client';
 
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
+import { settle, type ApiFailure } from '../../lib/api/api-failure';
+import type { SeedsResult } from '../../lib/api/router-types';
 import { useCan } from '../../lib/client/session-context';
-import { isSeedsResult, parseUrlList, type SeedsResult } from '../../lib/types/seeds';
+import { api } from '../../lib/client/trpc';
+import { parseUrlList } from '../../lib/parse-url-list';
 import { ErrorBox } from '../ui/error-box';
 import { NotAllowed } from '../ui/not-allowed';
 import { SeedResult } from './seed-result';
@@ -43,17 +45,19 @@ export function SeedForm(props: { onAdded?: () => void }): ReactNode {
     setBusy(true);
     setError(null);
     setResult(null);
-    const r = await apiSend<SeedsResult>('POST', '/seeds', {
-      urls,
-      priority,
-      ...(list.trim() ? { list: list.trim() } : {}),
-      ...(sitemap ? { sitemap: true } : {}),
-    });
-    if (r.ok) setResult({ result: r.data, sent: urls.length });
-    else if (r.status === 400 && isSeedsResult(r.body))
-      setResult({ result: r.body, sent: urls.length });
-    else setError(r);
-    if (r.ok || r.status === 400) props.onAdded?.();
+    const r = await settle(
+      api.seeds.add.mutate({
+        urls,
+        priority,
+        ...(list.trim() ? { list: list.trim() } : {}),
+        ...(sitemap ? { sitemap: true } : {}),
+      }),
+    );
+    // Refused entries are part of the answer: the valid ones were added all the same.
+    if (r.ok) {
+      setResult({ result: r.data, sent: urls.length });
+      props.onAdded?.();
+    } else setError(r);
     setBusy(false);
   };
 

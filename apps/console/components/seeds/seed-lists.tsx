@@ -1,43 +1,44 @@
 'use client';
 
 import { useEffect, useState, type ReactNode } from 'react';
-import { useApi } from '../../lib/client/use-api';
+import type { Settled } from '../../lib/api/api-failure';
+import { SEED_LISTS, SEEDS_PAGE } from '../../lib/api/page-inputs';
+import type { RouterInputs, RouterOutputs } from '../../lib/api/router-types';
+import { api } from '../../lib/client/trpc';
+import { useQuery } from '../../lib/client/use-query';
+import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
 import { Time } from '../ui/time';
 
-interface SeedList {
-  name: string;
-  seeds: number;
-  created_at: string;
-}
+const POLL_MS = 10_000;
 
-interface Seed {
-  url: string;
-  priority: number;
-  source: string;
-  added_at: string;
-  enqueued_at: string | null;
-  lists: string[];
+/** The first answers of the seeds page, asked by its server. */
+export interface SeedListsInitial {
+  lists: Settled<RouterOutputs['seeds']['lists']>;
+  seeds: Settled<RouterOutputs['seeds']['list']>;
 }
 
 /**
  * Seed lists with their sizes, and the seeds of the one chosen (or all), a page at a time.
  * `version` changes when seeds were added on this page: both are read again at once.
  */
-export function SeedLists(props: { version: number }): ReactNode {
-  const lists = useApi<{ items: SeedList[] }>('/seed-lists?limit=500', 10_000);
+export function SeedLists(props: { version: number; initial?: SeedListsInitial }): ReactNode {
+  const lists = useQuery(api.seeds.lists, SEED_LISTS, {
+    pollMs: POLL_MS,
+    initial: props.initial?.lists,
+  });
   const [chosen, setChosen] = useState<string | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
-  const query = new URLSearchParams({ limit: '100' });
-  if (chosen !== null) query.set('list', chosen);
-  if (cursor !== null) query.set('cursor', cursor);
-  const seeds = useApi<{ items: Seed[]; next_cursor: string | null }>(
-    `/seeds?${query.toString()}`,
-    10_000,
-  );
+  const input: RouterInputs['seeds']['list'] = { ...SEEDS_PAGE };
+  if (chosen !== null) input.list = chosen;
+  if (cursor !== null) input.cursor = cursor;
+  const seeds = useQuery(api.seeds.list, input, {
+    pollMs: POLL_MS,
+    initial: props.initial?.seeds,
+  });
   const { refresh: refreshLists } = lists;
   const { refresh: refreshSeeds } = seeds;
   useEffect(() => {
@@ -61,33 +62,24 @@ export function SeedLists(props: { version: number }): ReactNode {
           </EmptyState>
         )}
         {lists.data && lists.data.items.length > 0 && (
-          <table className="table">
-            <caption className="visually-hidden">Seed lists</caption>
-            <thead>
-              <tr>
-                <th scope="col">List</th>
-                <th scope="col" className="num">
-                  Seeds
-                </th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {lists.data.items.map((l) => (
-                <tr key={l.name} aria-current={chosen === l.name ? 'true' : undefined}>
-                  <td>
-                    <button type="button" className="link-button" onClick={() => choose(l.name)}>
-                      {l.name}
-                    </button>
-                  </td>
-                  <td className="num">{l.seeds}</td>
-                  <td>
-                    <Time at={l.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Seed lists"
+            rows={lists.data.items}
+            rowKey={(l) => l.name}
+            rowAttributes={(l) => (chosen === l.name ? { 'aria-current': 'true' } : {})}
+            columns={[
+              {
+                header: 'List',
+                cell: (l) => (
+                  <button type="button" className="link-button" onClick={() => choose(l.name)}>
+                    {l.name}
+                  </button>
+                ),
+              },
+              { header: 'Seeds', num: true, cell: (l) => l.seeds },
+              { header: 'Created', cell: (l) => <Time at={l.created_at} /> },
+            ]}
+          />
         )}
       </Panel>
       <Panel
@@ -109,33 +101,21 @@ export function SeedLists(props: { version: number }): ReactNode {
         )}
         {seeds.data && seeds.data.items.length > 0 && (
           <>
-            <table className="table">
-              <caption className="visually-hidden">Seeds</caption>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col" className="num">
-                    Priority
-                  </th>
-                  <th scope="col">Added</th>
-                  <th scope="col">In the frontier</th>
-                  <th scope="col">Lists</th>
-                </tr>
-              </thead>
-              <tbody>
-                {seeds.data.items.map((s) => (
-                  <tr key={s.url}>
-                    <td className="break">{s.url}</td>
-                    <td className="num">{s.priority}</td>
-                    <td>
-                      <Time at={s.added_at} />
-                    </td>
-                    <td>{s.enqueued_at ? <Time at={s.enqueued_at} /> : 'not yet'}</td>
-                    <td>{s.lists.join(', ') || '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="Seeds"
+              rows={seeds.data.items}
+              rowKey={(s) => s.url}
+              columns={[
+                { header: 'URL', className: 'break', cell: (s) => s.url },
+                { header: 'Priority', num: true, cell: (s) => s.priority },
+                { header: 'Added', cell: (s) => <Time at={s.added_at} /> },
+                {
+                  header: 'In the frontier',
+                  cell: (s) => (s.enqueued_at ? <Time at={s.enqueued_at} /> : 'not yet'),
+                },
+                { header: 'Lists', cell: (s) => s.lists.join(', ') || '—' },
+              ]}
+            />
             {seeds.data.next_cursor && (
               <button
                 type="button"

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import type { SeedsResult } from '../../lib/types/seeds';
-
-const REASONS: Record<string, string> = {};
+import type { SeedsResult } from '../../lib/api/router-types';
+import { DataTable } from '../ui/data-table';
 
 /** What the coordinator accepted, and each refused entry with its reason. */
 export function SeedResult({ result, sent }: { result: SeedsResult; sent: number }): ReactNode {
@@ -18,28 +17,25 @@ export function SeedResult({ result, sent }: { result: SeedsResult; sent: number
           : ''}
       </p>
       {result.rejected.length > 0 && (
-        <table className="table">
-          <caption>Refused ({result.rejected.length})</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Entry</th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.rejected.map((r) => (
-              <tr key={`${r.index}-${r.url}`}>
-                <td>{r.index + 1}</td>
-                <td className="mono break">{r.url}</td>
-                <td>
-                  <strong>{REASONS[r.reason] ?? r.reason}</strong>
+        <DataTable
+          caption={`Refused (${result.rejected.length})`}
+          showCaption
+          rows={result.rejected}
+          rowKey={(r) => `${r.index}-${r.url}`}
+          columns={[
+            { header: '#', cell: (r) => r.index + 1 },
+            { header: 'Entry', className: 'mono break', cell: (r) => r.url },
+            {
+              header: 'Why',
+              cell: (r) => (
+                <>
+                  <strong>{r.reason}</strong>
                   {r.detail ? `: ${r.detail}` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   );

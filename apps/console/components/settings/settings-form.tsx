@@ -1,26 +1,24 @@
 'use client';
 
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import type { Settled } from '../../lib/api/api-failure';
+import type { RouterInputs, RouterOutputs } from '../../lib/api/router-types';
 import { formText } from '../../lib/client/form-text';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
 import { useCan } from '../../lib/client/session-context';
-import { useApi } from '../../lib/client/use-api';
+import { api } from '../../lib/client/trpc';
+import { useAction } from '../../lib/client/use-action';
+import { useQuery } from '../../lib/client/use-query';
+import { ActionStatus } from '../ui/action-status';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
 import { Time } from '../ui/time';
 
-interface Settings {
-  overridden?: string[];
-  updated_at?: string | null;
-  user_agent_contact?: string;
-  recrawl_share?: number;
-  default_rate_limit_rps?: number;
-  max_depth?: number;
-}
+type Settings = RouterOutputs['settings']['get'];
+type Patch = RouterInputs['settings']['update'];
 
 const FIELDS: Array<{
-  key: keyof Settings;
+  key: keyof Patch & keyof Settings;
   label: string;
   type: 'url' | 'number';
   step?: string;
@@ -56,26 +54,24 @@ const FIELDS: Array<{
 ];
 
 /** Crawl settings; admins change them. */
-export function SettingsForm(): ReactNode {
+export function SettingsForm(props: { initial?: Settled<Settings> }): ReactNode {
   const canEdit = useCan('admin');
-  const settings = useApi<Settings>('/settings');
-  const [error, setError] = useState<ApiFailure | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  const settings = useQuery(api.settings.get, undefined, { initial: props.initial });
+  const action = useAction('The settings were not saved');
 
   const save = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const patch: Record<string, unknown> = {};
+    const patch: Record<string, string | number> = {};
     for (const field of FIELDS) {
       const v = formText(f, field.key).trim();
       if (v !== '') patch[field.key] = field.type === 'number' ? Number(v) : v;
     }
-    setError(null);
-    setNote(null);
-    const r = await apiSend('PUT', '/settings', patch);
-    if (!r.ok) return setError(r);
-    setNote('Settings saved.');
-    settings.refresh();
+    // The coordinator validates each field (a wrong type is refused with its reason).
+    const r = await action.run(() => api.settings.update.mutate(patch as Patch), {
+      done: () => 'Settings saved.',
+    });
+    if (r.ok) settings.refresh();
   };
 
   return (
@@ -122,12 +118,7 @@ export function SettingsForm(): ReactNode {
           )}
         </form>
       )}
-      {note && (
-        <p className="notice notice--ok" role="status">
-          {note}
-        </p>
-      )}
-      {error && <ErrorBox title="The settings were not saved" error={error} />}
+      <ActionStatus action={action} />
     </Panel>
   );
 }

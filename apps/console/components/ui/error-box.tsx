@@ -1,18 +1,27 @@
 import type { ReactNode } from 'react';
-import type { ApiFailure } from '../../lib/client/api';
+import type { ApiFailure } from '../../lib/api/api-failure';
 
-/** What to do about a failed call, by status and code: every error says how to get unstuck. */
+/** What to do about a failed call, by its code: every error says how to get unstuck. */
 export function whatToDo(error: ApiFailure): string {
-  if (error.code === 'NOT_AVAILABLE')
-    return 'This part of the console needs a newer coordinator. The rest of the console works.';
-  if (error.status === 401) return 'Your session has ended: sign in again.';
-  if (error.status === 403)
-    return 'Your role does not allow this. Ask an admin for a higher role if you need it.';
-  if (error.status === 404) return 'Check the spelling, or pick one from the list.';
-  if (error.status === 400 || error.status === 409) return 'Correct the input and try again.';
-  if (error.status === 0 || error.status === 502 || error.status === 504)
-    return 'Check that the coordinator and the console are running (`npm start`); this page retries.';
-  return 'Retry in a moment; if it persists, see the coordinator logs.';
+  switch (error.code) {
+    case 'UNAUTHENTICATED':
+      return 'Your session has ended: sign in again.';
+    case 'FORBIDDEN':
+      return 'Your role does not allow this. Ask an admin for a higher role if you need it.';
+    case 'CSRF_REJECTED':
+      return 'Reload the console and try again from its own pages.';
+    case 'NOT_FOUND':
+      return 'Check the spelling, or pick one from the list.';
+    case 'BAD_REQUEST':
+    case 'CONFLICT':
+      return 'Correct the input and try again.';
+    case 'CONSOLE_UNREACHABLE':
+    case 'COORDINATOR_UNREACHABLE':
+    case 'COORDINATOR_TIMEOUT':
+      return 'Check that the coordinator and the console are running (`npm start`); this page retries.';
+    default:
+      return 'Retry in a moment; if it persists, see the coordinator logs.';
+  }
 }
 
 export function ErrorBox(props: {
@@ -37,7 +46,7 @@ export function ErrorBox(props: {
       <p className="error-box__hint">
         <strong>What to do:</strong> {whatToDo(error)}
       </p>
-      {error.status === 401 && (
+      {error.code === 'UNAUTHENTICATED' && (
         <p>
           <a href="/login">Sign in</a>
         </p>

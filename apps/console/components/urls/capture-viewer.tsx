@@ -1,24 +1,26 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { query } from '../../lib/client/api';
-import { useApi } from '../../lib/client/use-api';
+import type { UrlFetch } from '../../lib/api/router-types';
+import { api } from '../../lib/client/trpc';
+import { useQuery } from '../../lib/client/use-query';
 import { formatBytes } from '../../lib/format';
-import type { CaptureRecord, UrlFetch } from '../../lib/types/urls';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 
-function headerLines(h: Record<string, string | string[]>): string {
+function headerLines(h: Record<string, string>): string {
   return Object.entries(h)
-    .flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`]))
+    .map(([k, v]) => `${k}: ${v}`)
     .join('\n');
 }
 
 /** The raw response of one capture, read back from its WARC file by the coordinator. */
 export function CaptureViewer({ capture }: { capture: UrlFetch }): ReactNode {
-  const rec = useApi<CaptureRecord>(
-    `/captures${query({ key: capture.warc_key, offset: capture.warc_offset, length: capture.warc_length })}`,
-  );
+  const rec = useQuery(api.captures.read, {
+    key: capture.warc_key,
+    offset: capture.warc_offset,
+    length: capture.warc_length,
+  });
   if (rec.loading) return <Loading what="the WARC record" />;
   if (rec.error) return <ErrorBox title="Cannot read the capture" error={rec.error} />;
   const r = rec.data;
@@ -26,7 +28,7 @@ export function CaptureViewer({ capture }: { capture: UrlFetch }): ReactNode {
   return (
     <div className="capture" data-testid="capture-raw">
       <p>
-        HTTP <strong>{r.http_status}</strong> · {formatBytes(r.body_bytes)} ·{' '}
+        HTTP <strong>{r.http_status ?? '—'}</strong> · {formatBytes(r.body_bytes)} ·{' '}
         {r.digests_ok ? (
           <span className="badge badge--ok">digests verified</span>
         ) : (

@@ -1,9 +1,14 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import type { UrlReport } from '../../lib/types/urls';
+import type { RouterOutputs } from '../../lib/api/router-types';
 import { Panel } from '../ui/panel';
 
-export function ParsedPage({ page }: { page: UrlReport['page'] }): ReactNode {
+/** The newest parsed page of the URL: its facts, text and links. */
+export function ParsedPage({
+  page,
+}: {
+  page: RouterOutputs['urls']['inspect']['page'];
+}): ReactNode {
   if (!page)
     return (
       <Panel title="Parsed page">

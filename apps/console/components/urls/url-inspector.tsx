@@ -2,9 +2,10 @@
 
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { query } from '../../lib/client/api';
-import { useApi } from '../../lib/client/use-api';
-import type { UrlFetch, UrlReport } from '../../lib/types/urls';
+import type { Settled } from '../../lib/api/api-failure';
+import type { RouterOutputs, UrlFetch } from '../../lib/api/router-types';
+import { api } from '../../lib/client/trpc';
+import { useQuery } from '../../lib/client/use-query';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
@@ -13,15 +14,20 @@ import { HistoryTable } from './history-table';
 import { ParsedPage } from './parsed-page';
 import { Verdict } from './verdict';
 
-export function UrlInspector({ url }: { url: string }): ReactNode {
+/** Why was this URL fetched, or not: its verdict, fetches, captures and parsed page. */
+export function UrlInspector(props: {
+  url: string;
+  initial?: Settled<RouterOutputs['urls']['inspect']>;
+}): ReactNode {
+  const { url } = props;
   const router = useRouter();
   const [input, setInput] = useState(url);
   const [open, setOpen] = useState<UrlFetch | null>(null);
-  const report = useApi<UrlReport>(url ? `/urls${query({ url })}` : null);
+  const report = useQuery(api.urls.inspect, url ? { url } : null, { initial: props.initial });
   const submit = (e: FormEvent): void => {
     e.preventDefault();
     setOpen(null);
-    if (input.trim()) router.push(`/urls${query({ url: input.trim() })}`);
+    if (input.trim()) router.push(`/urls?${new URLSearchParams({ url: input.trim() }).toString()}`);
   };
   const r = report.data;
   return (

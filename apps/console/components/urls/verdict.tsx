@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react';
-import type { UrlReport, VerdictReason } from '../../lib/types/urls';
+import type { RouterOutputs } from '../../lib/api/router-types';
+
+type UrlReport = RouterOutputs['urls']['inspect'];
+type VerdictReason = UrlReport['verdict']['reason'];
 import { Time } from '../ui/time';
 
 const EXPLAIN: Record<VerdictReason, string> = {
@@ -31,7 +34,7 @@ export function Verdict({ report }: { report: UrlReport }): ReactNode {
       data-testid="verdict"
     >
       <p className="verdict__reason">
-        <strong>{EXPLAIN[v.reason] ?? v.reason}</strong>
+        <strong>{EXPLAIN[v.reason]}</strong>
       </p>
       {v.detail && <p>{v.detail}</p>}
       {report.recrawl && (

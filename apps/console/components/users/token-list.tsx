@@ -1,12 +1,17 @@
 'use client';
 
 import { useState, type FormEvent, type ReactNode } from 'react';
+import type { Settled } from '../../lib/api/api-failure';
+import { TOKENS } from '../../lib/api/page-inputs';
+import type { RouterOutputs } from '../../lib/api/router-types';
 import { formText } from '../../lib/client/form-text';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
 import { useUser } from '../../lib/client/session-context';
-import { useApi } from '../../lib/client/use-api';
-import { ROLES, atLeast } from '../../lib/roles';
-import type { Page, TokenItem } from '../../lib/types/admin';
+import { api } from '../../lib/client/trpc';
+import { useAction } from '../../lib/client/use-action';
+import { useQuery } from '../../lib/client/use-query';
+import { ROLES, atLeast, isRole } from '../../lib/roles';
+import { ActionStatus } from '../ui/action-status';
+import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
@@ -14,32 +19,36 @@ import { Panel } from '../ui/panel';
 import { Time } from '../ui/time';
 
 /** API tokens: your own (an admin sees everyone's); the secret is shown once, at creation. */
-export function TokenList(): ReactNode {
+export function TokenList(props: {
+  initial?: Settled<RouterOutputs['tokens']['list']>;
+}): ReactNode {
   const user = useUser();
-  const tokens = useApi<Page<TokenItem>>('/tokens?limit=200');
+  const tokens = useQuery(api.tokens.list, TOKENS, { initial: props.initial });
   const [secret, setSecret] = useState<string | null>(null);
-  const [error, setError] = useState<ApiFailure | null>(null);
+  const action = useAction('The token change was not made');
 
   const create = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    setError(null);
+    const role = formText(f, 'role');
     setSecret(null);
-    const r = await apiSend<{ secret: string }>('POST', '/tokens', {
-      name: formText(f, 'name'),
-      role: formText(f, 'role'),
-    });
-    if (!r.ok) return setError(r);
+    const r = await action.run(
+      () =>
+        api.tokens.create.mutate({
+          name: formText(f, 'name'),
+          ...(isRole(role) ? { role } : {}),
+        }),
+      { done: () => null },
+    );
+    if (!r.ok) return;
     setSecret(r.data.secret);
     form.reset();
     tokens.refresh();
   };
   const revoke = async (id: string): Promise<void> => {
-    setError(null);
-    const r = await apiSend('DELETE', `/tokens/${id}`);
-    if (!r.ok) return setError(r);
-    tokens.refresh();
+    const r = await action.run(() => api.tokens.revoke.mutate({ id }), { done: () => null });
+    if (r.ok) tokens.refresh();
   };
 
   return (
@@ -52,46 +61,34 @@ export function TokenList(): ReactNode {
         </EmptyState>
       )}
       {tokens.data && tokens.data.items.length > 0 && (
-        <table className="table">
-          <caption className="visually-hidden">API tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Owner</th>
-              <th scope="col">Role</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.data.items.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td>
-                <td className="mono">{t.prefix}…</td>
-                <td>{t.user_email}</td>
-                <td>{t.role}</td>
-                <td>
-                  <Time at={t.last_used_at} />
-                </td>
-                <td>
-                  {t.revoked_at ? (
-                    <span className="muted">revoked</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button button--small"
-                      onClick={() => void revoke(t.id)}
-                      aria-label={`Revoke token ${t.name}`}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="API tokens"
+          rows={tokens.data.items}
+          rowKey={(t) => t.id}
+          columns={[
+            { header: 'Name', cell: (t) => t.name },
+            { header: 'Prefix', className: 'mono', cell: (t) => `${t.prefix}…` },
+            { header: 'Owner', cell: (t) => t.user_email },
+            { header: 'Role', cell: (t) => t.role },
+            { header: 'Last used', cell: (t) => <Time at={t.last_used_at} /> },
+            {
+              header: 'State',
+              cell: (t) =>
+                t.revoked_at ? (
+                  <span className="muted">revoked</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="button button--small"
+                    onClick={() => void revoke(t.id)}
+                    aria-label={`Revoke token ${t.name}`}
+                  >
+                    Revoke
+                  </button>
+                ),
+            },
+          ]}
+        />
       )}
       {secret && (
         <div className="notice notice--ok" role="status">
@@ -101,7 +98,7 @@ export function TokenList(): ReactNode {
           </pre>
         </div>
       )}
-      {error && <ErrorBox title="The token change was not made" error={error} />}
+      <ActionStatus action={action} />
       <form className="form form--row" onSubmit={(e) => void create(e)} aria-label="New API token">
         <label className="field">
           <span>Token name</span>

@@ -1,44 +1,49 @@
 'use client';
 
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import { refusal, type Settled } from '../../lib/api/api-failure';
+import { USERS } from '../../lib/api/page-inputs';
+import type { RouterOutputs } from '../../lib/api/router-types';
 import { formText } from '../../lib/client/form-text';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
-import { useApi } from '../../lib/client/use-api';
-import { ROLES } from '../../lib/roles';
-import type { Page, UserItem } from '../../lib/types/admin';
+import { api } from '../../lib/client/trpc';
+import { useAction } from '../../lib/client/use-action';
+import { useQuery } from '../../lib/client/use-query';
+import { ROLES, isRole } from '../../lib/roles';
+import { ActionStatus } from '../ui/action-status';
+import { DataTable } from '../ui/data-table';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
 import { UserRoleForm } from './user-role-form';
 
 /** Accounts (admin): create, change role (picked, then saved), disable. */
-export function UserList(): ReactNode {
-  const users = useApi<Page<UserItem>>('/users?limit=200');
-  const [error, setError] = useState<{ title: string; failure: ApiFailure } | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+export function UserList(props: { initial?: Settled<RouterOutputs['users']['list']> }): ReactNode {
+  const users = useQuery(api.users.list, USERS, { initial: props.initial });
+  const action = useAction('The change was not made');
 
-  const change = async (id: string, patch: Partial<UserItem>, what: string): Promise<void> => {
-    setError(null);
-    setNote(null);
-    const r = await apiSend('PATCH', `/users/${id}`, patch);
-    if (!r.ok) return setError({ title: 'The change was not made', failure: r });
-    setNote(what);
-    users.refresh();
+  const setDisabled = async (id: string, email: string, disabled: boolean): Promise<void> => {
+    const r = await action.run(() => api.users.update.mutate({ id, patch: { disabled } }), {
+      done: () => `${email} ${disabled ? 'disabled' : 'enabled'}.`,
+    });
+    if (r.ok) users.refresh();
   };
   const create = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
-    setError(null);
-    setNote(null);
-    const r = await apiSend('POST', '/users', {
-      email: formText(f, 'email'),
-      name: formText(f, 'name'),
-      password: formText(f, 'password'),
-      role: formText(f, 'role'),
-    });
-    if (!r.ok) return setError({ title: 'The user was not created', failure: r });
-    setNote(`Created ${formText(f, 'email')}.`);
+    const [email, role] = [formText(f, 'email'), formText(f, 'role')];
+    if (!isRole(role)) return action.refuse(refusal('BAD_REQUEST', 'Pick a role.'));
+    const r = await action.run(
+      () =>
+        api.users.create.mutate({
+          email,
+          name: formText(f, 'name'),
+          password: formText(f, 'password'),
+          role,
+        }),
+      { done: () => `Created ${email}.`, failed: 'The user was not created' },
+    );
+    if (!r.ok) return;
     form.reset();
     users.refresh();
   };
@@ -48,61 +53,33 @@ export function UserList(): ReactNode {
       {users.loading && <Loading what="users" />}
       {users.error && <ErrorBox title="Cannot list users" error={users.error} />}
       {users.data && (
-        <table className="table">
-          <caption className="visually-hidden">Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.items.map((u) => (
-              <tr key={u.id}>
-                <td>{u.email}</td>
-                <td>{u.name || '—'}</td>
-                <td>
-                  <UserRoleForm
-                    user={u}
-                    onSaved={(message) => {
-                      setError(null);
-                      setNote(message);
-                      users.refresh();
-                    }}
-                    onFailed={(title, failure) => {
-                      setNote(null);
-                      setError({ title, failure });
-                    }}
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="button button--small"
-                    onClick={() =>
-                      void change(
-                        u.id,
-                        { disabled: !u.disabled },
-                        `${u.email} ${u.disabled ? 'enabled' : 'disabled'}.`,
-                      )
-                    }
-                  >
-                    {u.disabled ? 'Enable' : 'Disable'}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Users"
+          rows={users.data.items}
+          rowKey={(u) => u.id}
+          columns={[
+            { header: 'Email', cell: (u) => u.email },
+            { header: 'Name', cell: (u) => u.name || '—' },
+            {
+              header: 'Role',
+              cell: (u) => <UserRoleForm user={u} action={action} onSaved={users.refresh} />,
+            },
+            {
+              header: 'State',
+              cell: (u) => (
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => void setDisabled(u.id, u.email, !u.disabled)}
+                >
+                  {u.disabled ? 'Enable' : 'Disable'}
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
-      {note && (
-        <p className="notice notice--ok" role="status">
-          {note}
-        </p>
-      )}
-      {error && <ErrorBox title={error.title} error={error.failure} />}
+      <ActionStatus action={action} />
       <form className="form form--row" onSubmit={(e) => void create(e)} aria-label="New user">
         <label className="field">
           <span>Email</span>

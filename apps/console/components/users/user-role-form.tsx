@@ -1,18 +1,20 @@
 'use client';
 
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { apiSend, type ApiFailure } from '../../lib/client/api';
+import type { UserItem } from '../../lib/api/router-types';
+import { api } from '../../lib/client/trpc';
+import type { Action } from '../../lib/client/use-action';
 import { ROLES, isRole, type Role } from '../../lib/roles';
-import type { UserItem } from '../../lib/types/admin';
 
 /**
  * A user's role: picking one in the list changes nothing yet; the Save button sends it. Until
- * then the row says the choice is not saved, and the list can be set back.
+ * then the row says the choice is not saved, and the list can be set back. What happened is
+ * shown by the list's `action`.
  */
 export function UserRoleForm(props: {
   user: UserItem;
-  onSaved: (message: string) => void;
-  onFailed: (title: string, error: ApiFailure) => void;
+  action: Pick<Action, 'run'>;
+  onSaved: () => void;
 }): ReactNode {
   const { user } = props;
   const [draft, setDraft] = useState<Role>(user.role);
@@ -30,12 +32,17 @@ export function UserRoleForm(props: {
     e.preventDefault();
     if (!changed || saving) return;
     setSaving(true);
-    const r = await apiSend('PATCH', `/users/${user.id}`, { role: draft });
+    const r = await props.action.run(
+      () => api.users.update.mutate({ id: user.id, patch: { role: draft } }),
+      {
+        done: () => `Saved: ${user.email} is now ${draft} (was ${user.role}).`,
+        failed: `The role of ${user.email} was not changed (still ${user.role})`,
+      },
+    );
     setSaving(false);
-    if (!r.ok)
-      return props.onFailed(`The role of ${user.email} was not changed (still ${user.role})`, r);
+    if (!r.ok) return;
     setSavedRole(draft);
-    props.onSaved(`Saved: ${user.email} is now ${draft} (was ${user.role}).`);
+    props.onSaved();
   };
 
   return (

@@ -7,28 +7,24 @@ export const MAX_RELAY_BODY_BYTES = 2 * 1024 * 1024;
 /** A sign-in: an email and a password. */
 export const MAX_SIGN_IN_BODY_BYTES = 16 * 1024;
 
-export type BodyText = { ok: true; text: string } | { ok: false; response: Response };
+/** The body, or why it was refused (too large: say so with a 413 and `connection: close`). */
+export type BodyText = { ok: true; text: string } | { ok: false; tooLarge: string };
 
-function tooLarge(maxBytes: number): Response {
+function tooLarge(maxBytes: number): BodyText {
   const limit =
     maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MiB` : `${maxBytes / 1024} KiB`;
-  return Response.json(
-    {
-      error: { code: 'PAYLOAD_TOO_LARGE', message: `The request is too large (${limit} at most).` },
-    },
-    // The rest of the upload is not read: the connection cannot carry another request.
-    { status: 413, headers: { 'cache-control': 'no-store', connection: 'close' } },
-  );
+  return { ok: false, tooLarge: `The request is too large (${limit} at most).` };
 }
 
 /**
- * The body of `request` as UTF-8 text, or a 413 answer when it is larger than `maxBytes`
- * (by its Content-Length, or by what arrived so far when it has none or understates it).
+ * The body of `request` as UTF-8 text, or a refusal when it is larger than `maxBytes` (by its
+ * Content-Length, or by what arrived so far when it has none or understates it). The rest of
+ * a refused upload is not read: the connection cannot carry another request.
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<BodyText> {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes)
-    return { ok: false, response: tooLarge(maxBytes) };
+    return tooLarge(maxBytes);
   if (request.body === null) return { ok: true, text: '' };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -39,7 +35,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      return { ok: false, response: tooLarge(maxBytes) };
+      return tooLarge(maxBytes);
     }
     chunks.push(value);
   }

@@ -15,15 +15,6 @@ export function isSameOrigin(request: Request): boolean {
   }
 }
 
-export function crossSiteRejected(): Response {
-  return Response.json(
-    {
-      error: {
-        code: 'CSRF_REJECTED',
-        message:
-          'Changes are accepted only from the console’s own pages. Reload the console and try again.',
-      },
-    },
-    { status: 403, headers: { 'cache-control': 'no-store' } },
-  );
-}
+/** Why a change from elsewhere is refused (CSRF_REJECTED). */
+export const CROSS_SITE_MESSAGE =
+  'Changes are accepted only from the console’s own pages. Reload the console and try again.';

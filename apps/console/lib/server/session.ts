@@ -1,76 +1,23 @@
-// The console's own session cookie. It holds the coordinator's session id, relayed at sign-in;
-// httpOnly so page scripts never see it, SameSite=Lax so other sites' requests do not carry it.
-import { cookies } from 'next/headers';
+// Who is signed in, for the pages' server side.
 import { cache } from 'react';
-import { isRole, type SessionUser } from '../roles';
-import { callCoordinator } from './coordinator';
-
-export const SESSION_COOKIE = 'console_session';
-/** The coordinator's default SESSION_TTL_MS (12 h), for when nothing better is known. */
-const DEFAULT_SESSION_TTL_S = 12 * 3600;
-
-/**
- * How long the console's cookie lasts: as long as the coordinator's session. The coordinator
- * says so in its login answer (its cookie's Max-Age is SESSION_TTL_MS); without it, the
- * console's own SESSION_TTL_MS (when it shares the coordinator's environment), else 12 h.
- */
-export function sessionMaxAgeS(coordinatorMaxAgeS: number | null): number {
-  if (coordinatorMaxAgeS !== null && coordinatorMaxAgeS > 0) return coordinatorMaxAgeS;
-  const ttlMs = Number(process.env.SESSION_TTL_MS);
-  return Number.isFinite(ttlMs) && ttlMs >= 1000 ? Math.floor(ttlMs / 1000) : DEFAULT_SESSION_TTL_S;
-}
-
-export async function readSession(): Promise<string | null> {
-  const jar = await cookies();
-  return jar.get(SESSION_COOKIE)?.value ?? null;
-}
-
-/** The cookie's attributes; `maxAgeS` from {@link sessionMaxAgeS} (0 clears it). */
-export function sessionCookieOptions(secure: boolean, maxAgeS: number) {
-  return {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    path: '/',
-    secure,
-    maxAge: maxAgeS,
-  };
-}
-
-/** `COOKIE_SECURE=true` (served over HTTPS) adds the Secure flag, as on the coordinator. */
-export function cookieSecure(): boolean {
-  return process.env.COOKIE_SECURE === 'true';
-}
-
-function userOf(body: unknown): SessionUser | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const { user, role } = body as { user?: Record<string, unknown>; role?: unknown };
-  if (!user || typeof user.id !== 'string' || typeof user.email !== 'string') return null;
-  const effective = isRole(role) ? role : user.role;
-  if (!isRole(effective)) return null;
-  return {
-    id: user.id,
-    email: user.email,
-    name: typeof user.name === 'string' ? user.name : '',
-    role: effective,
-  };
-}
+import { settle } from '../api/api-failure';
+import type { SessionUser } from '../roles';
+import { readSession } from './session-cookie';
+import { serverApi } from './server-api';
 
 export type SessionState =
   | { kind: 'signed-in'; user: SessionUser }
   | { kind: 'signed-out' }
   | { kind: 'unavailable'; message: string };
 
-/** Who is signed in, asked of the coordinator once per request (`GET /v1/auth/me`). */
+/** Who is signed in, asked of the coordinator once per request (`auth.me`). */
 export const currentSession = cache(async (): Promise<SessionState> => {
-  const session = await readSession();
-  if (!session) return { kind: 'signed-out' };
-  const reply = await callCoordinator('/v1/auth/me', { session });
-  if (reply.status === 401) return { kind: 'signed-out' };
-  const user = userOf(reply.body);
-  if (reply.status === 200 && user) return { kind: 'signed-in', user };
-  const err = reply.body as { error?: { message?: string } } | null;
-  return {
-    kind: 'unavailable',
-    message: err?.error?.message ?? `The coordinator answered ${reply.status}.`,
-  };
+  if ((await readSession()) === null) return { kind: 'signed-out' };
+  const me = await settle((await serverApi()).auth.me.query());
+  if (me.ok) {
+    const { id, email, name } = me.data.user;
+    return { kind: 'signed-in', user: { id, email, name, role: me.data.role } };
+  }
+  if (me.code === 'UNAUTHENTICATED') return { kind: 'signed-out' };
+  return { kind: 'unavailable', message: me.message };
 });

@@ -9,13 +9,14 @@ import { handleRest } from './rest';
 import { restRoutes } from './rest-routes';
 import { appRouter } from './router';
 import type { Services } from './services';
+import type { ApiObserver } from '../metrics/api-metrics';
 import type { Context } from './trpc';
 
 /**
  * The coordinator's HTTP API: REST under /v1, tRPC under /trpc, health at /healthz. Everything
  * but /healthz and login needs credentials (see auth/authenticate.ts).
  */
-export function createApiServer(services: Services): Server {
+export function createApiServer(services: Services, observe?: ApiObserver): Server {
   const requests = new WeakMap<IncomingMessage, RequestInfo>();
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -40,6 +41,7 @@ export function createApiServer(services: Services): Server {
     },
   });
   return createServer((req, res) => {
+    observe?.(req, res); // API latency by route (metrics/api-metrics.ts)
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/healthz') return send(res, 200, { ok: true });
     const request = requestInfo(req, res, services.config.CONSOLE_SECRET);

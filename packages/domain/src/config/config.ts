@@ -1,3 +1,4 @@
+import { CrawlerError } from '../errors';
 import { DEFAULT_QUALITY_LIMITS } from '../quality/quality-limits';
 import { z } from 'zod';
 import { userAgentOf } from '../messages/crawl-settings';
@@ -59,6 +60,13 @@ export const envSchema = z.object({
   /** Coordinator HTTP API (REST /v1 and /trpc). */
   COORDINATOR_HOST: z.string().default('127.0.0.1'),
   COORDINATOR_PORT: int(0, 65535).default(4000),
+  /**
+   * Port of the coordinator's Prometheus /metrics endpoint (0 = off). Below the agents' ports:
+   * `npm start` gives agent n the port AGENT_METRICS_PORT + n − 1 (9464, 9465, …).
+   */
+  COORDINATOR_METRICS_PORT: int(0, 65535).default(9463),
+  /** Address the coordinator's metrics endpoint listens on (0.0.0.0 in containers). */
+  COORDINATOR_METRICS_HOST: z.string().default('127.0.0.1'),
   /** Where agents, the CLI and the console reach the coordinator. */
   COORDINATOR_URL: z.url().default('http://127.0.0.1:4000'),
   CONSOLE_PORT: int(1, 65535).default(3000),
@@ -324,8 +332,9 @@ export type Config = Omit<z.infer<typeof envSchema>, 'LEASE_TTL_MS'> & {
 };
 
 /** Raised when the environment does not validate; the message names every bad variable. */
-export class ConfigError extends Error {
+export class ConfigError extends CrawlerError {
   readonly code = 'CONFIG_INVALID';
+  readonly retry = 'give_up';
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }

@@ -1,15 +1,26 @@
 import type { Metadata } from 'next';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { DeadLetters } from '../../../components/dead-letters/dead-letters';
+import { Loading } from '../../../components/ui/loading';
 import { PageHead } from '../../../components/ui/page-head';
+import { settle } from '../../../lib/api/api-failure';
+import { DEAD_LETTERS } from '../../../lib/api/page-inputs';
+import { serverApi } from '../../../lib/server/server-api';
 
 export const metadata: Metadata = { title: 'Dead letters' };
+
+async function FirstPage(): Promise<ReactNode> {
+  const list = await settle((await serverApi()).deadLetters.list.query(DEAD_LETTERS));
+  return <DeadLetters initial={list} />;
+}
 
 export default function DeadLettersPage(): ReactNode {
   return (
     <>
       <PageHead title="Dead letters">URLs that kept failing, with their last error.</PageHead>
-      <DeadLetters />
+      <Suspense fallback={<Loading what="dead letters" />}>
+        <FirstPage />
+      </Suspense>
     </>
   );
 }

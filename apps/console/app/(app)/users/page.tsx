@@ -1,11 +1,29 @@
 import type { Metadata } from 'next';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { Loading } from '../../../components/ui/loading';
+import { PageHead } from '../../../components/ui/page-head';
 import { TokenList } from '../../../components/users/token-list';
 import { UserList } from '../../../components/users/user-list';
-import { PageHead } from '../../../components/ui/page-head';
+import { settle } from '../../../lib/api/api-failure';
+import { TOKENS, USERS } from '../../../lib/api/page-inputs';
+import { serverApi } from '../../../lib/server/server-api';
 import { currentSession } from '../../../lib/server/session';
 
 export const metadata: Metadata = { title: 'Users and tokens' };
+
+async function Accounts({ admin }: { admin: boolean }): Promise<ReactNode> {
+  const api = await serverApi();
+  const [users, tokens] = await Promise.all([
+    admin ? settle(api.users.list.query(USERS)) : null,
+    settle(api.tokens.list.query(TOKENS)),
+  ]);
+  return (
+    <div className="stack">
+      {users && <UserList initial={users} />}
+      <TokenList initial={tokens} />
+    </div>
+  );
+}
 
 export default async function UsersPage(): Promise<ReactNode> {
   const session = await currentSession();
@@ -17,10 +35,9 @@ export default async function UsersPage(): Promise<ReactNode> {
           ? 'Accounts, their roles, and API tokens.'
           : 'Your API tokens. Admins manage accounts.'}
       </PageHead>
-      <div className="stack">
-        {admin && <UserList />}
-        <TokenList />
-      </div>
+      <Suspense fallback={<Loading what="tokens" />}>
+        <Accounts admin={admin} />
+      </Suspense>
     </>
   );
 }
