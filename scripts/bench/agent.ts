@@ -9,7 +9,7 @@ import { openFrontier } from '@crawler/frontier';
 import { loadConfig, type Config } from '@crawler/domain/config';
 import { telemetryStreamKey } from '@crawler/domain/messages';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
-import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/domain/url';
+import { frontierEntry } from '@crawler/domain/url';
 import { readRequestLog, scoreCrawl, type Manifest } from '@crawler/synthetic-web';
 import { measureCeiling } from './ceiling-phase';
 import { formatSummary, profileFiles, summarizeProfiles } from './cpuprofile-summary';
@@ -186,15 +186,8 @@ async function enqueueSeeds(config: Config, redis: RedisClient, seeds: string[])
   const frontier = await openFrontier(config, redis);
   const entries = [];
   for (const raw of seeds) {
-    const n = normalizeUrl(raw.trim());
-    if (n.ok)
-      entries.push({
-        url: n.url,
-        urlFp: urlFingerprint(n.url),
-        host: hostOf(n.url),
-        depth: 0,
-        source: 'seed' as const,
-      });
+    const n = frontierEntry(raw.trim());
+    if (n.ok) entries.push({ ...n.entry, depth: 0, source: 'seed' as const });
   }
   const { accepted } = await frontier.enqueue(entries);
   console.error(`enqueued ${accepted} seeds under ${config.REDIS_PREFIX}`);

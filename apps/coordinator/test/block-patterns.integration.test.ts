@@ -1,8 +1,9 @@
+import { blockRulesKey } from '@crawler/domain/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connectRedis, type RedisClient } from '@crawler/adapters/redis';
-import { blockRuleSetSchema, blockRulesKey, type BlockRuleSet } from '@crawler/domain/traps';
+import { blockRuleSetSchema, type BlockRuleSet } from '@crawler/domain/traps';
 import { startAuthKit, type AuthKit } from './auth-kit';
 import { httpCall, type ApiError } from './http-call';
 

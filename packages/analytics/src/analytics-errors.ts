@@ -1,3 +1,5 @@
+import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
+
 /** Stable codes of {@link AnalyticsError}: branch on these, never on the message. */
 export type AnalyticsErrorCode =
   /** openAnalytics options failed validation. */
@@ -12,8 +14,10 @@ export type AnalyticsErrorCode =
   | 'ANALYTICS_CLOSED';
 
 /** The one error type of the analytics store. */
-export class AnalyticsError extends Error {
+export class AnalyticsError extends CrawlerError {
   override readonly name = 'AnalyticsError';
+  /** A failed query may pass on another try (the engine's fault); the others will not. */
+  readonly retry: RetryClass;
 
   constructor(
     readonly code: AnalyticsErrorCode,
@@ -21,6 +25,7 @@ export class AnalyticsError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.retry = code === 'ANALYTICS_QUERY_FAILED' ? 'retry' : 'give_up';
   }
 }
 

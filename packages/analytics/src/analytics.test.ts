@@ -12,7 +12,7 @@ function rows(count: number, now = Date.now()): FetchRow[] {
   return Array.from({ length: count }, (_, i) => {
     const status = STATUSES[i % STATUSES.length] ?? 200;
     return {
-      url_fp: `fp${i.toString(16).padStart(14, '0')}`,
+      url_fp: i.toString(16).padStart(16, '0'),
       url: `https://h${i % 50}.example/page/${i}`,
       host: `h${i % 50}.example`,
       // Spread over the last 30 s, so all fall in the 60 s rate window.

@@ -1,38 +1,43 @@
+import type { z } from 'zod';
 import type { ClickHouseBackend } from './clickhouse-backend';
-import { parseClickhouseDateTime } from './encode-rows';
+import { rowDecoder } from './decode-rows';
+import { fetchRowSchema } from './fetch-row';
 
-/** A CDX row (`captures`): where the WARC record of one fetch is, and what it holds. */
-export interface CaptureRow {
-  url_fp: string;
-  url: string;
-  fetched_at: Date;
-  status: number;
-  content_type: string;
-  /** `response`, or `revisit` for an exact duplicate of an earlier capture ('' before migration 003). */
-  record_type: string;
-  record_id: string;
-  /** WARC-Payload-Digest (`sha1:` base32). */
-  payload_digest: string;
-  /** SHA-256 hex of the body. */
-  content_hash: string;
-  /** Object key of the WARC file, and the record's byte offset and length in it. */
-  warc_key: string;
-  warc_offset: number;
-  warc_length: number;
-  /** For a revisit: the URL whose capture it refers to, or ''. */
-  duplicate_of: string;
-}
+/**
+ * A CDX row (`captures`, fed from `fetches` by a view): where the WARC record of one fetch is
+ * (`warc_key`, `warc_offset`, `warc_length`) and what it holds (`record_type`: `response`, or
+ * `revisit` for an exact duplicate of the capture `duplicate_of` names; '' before migration
+ * 003). The fetch row's fields, in the table's order.
+ */
+export const captureRowSchema = fetchRowSchema.pick({
+  url_fp: true,
+  url: true,
+  fetched_at: true,
+  status: true,
+  content_type: true,
+  record_type: true,
+  record_id: true,
+  payload_digest: true,
+  content_hash: true,
+  warc_key: true,
+  warc_offset: true,
+  warc_length: true,
+  duplicate_of: true,
+});
+export type CaptureRow = z.output<typeof captureRowSchema>;
+
+/** Columns of `captures`, in the table's order. */
+export const CAPTURE_COLUMNS = Object.keys(captureRowSchema.shape);
 
 const READ_CAPTURES_SQL = `
-SELECT url_fp, url, fetched_at, status, content_type, record_type, record_id,
-       payload_digest, content_hash, warc_key, warc_offset, warc_length, duplicate_of
+SELECT ${CAPTURE_COLUMNS.join(', ')}
 FROM captures FINAL
 WHERE url_fp = {fp:String}
 ORDER BY fetched_at DESC
 LIMIT {limit:UInt32}
 SETTINGS do_not_merge_across_partitions_select_final = 1`;
 
-type Raw = Record<keyof CaptureRow, string | number>;
+const toCaptureRow = rowDecoder(captureRowSchema);
 
 /** The captures of a URL, newest first (at most `limit`, default 100). */
 export async function readCaptures(
@@ -40,20 +45,6 @@ export async function readCaptures(
   urlFp: string,
   limit = 100,
 ): Promise<CaptureRow[]> {
-  const rows = await db.queryRows<Raw>(READ_CAPTURES_SQL, { fp: urlFp, limit });
-  return rows.map((r) => ({
-    url_fp: String(r.url_fp),
-    url: String(r.url),
-    fetched_at: parseClickhouseDateTime(String(r.fetched_at)),
-    status: Number(r.status),
-    content_type: String(r.content_type),
-    record_type: String(r.record_type),
-    record_id: String(r.record_id),
-    payload_digest: String(r.payload_digest),
-    content_hash: String(r.content_hash),
-    warc_key: String(r.warc_key),
-    warc_offset: Number(r.warc_offset),
-    warc_length: Number(r.warc_length),
-    duplicate_of: String(r.duplicate_of),
-  }));
+  const rows = await db.queryRows<Record<string, unknown>>(READ_CAPTURES_SQL, { fp: urlFp, limit });
+  return rows.map(toCaptureRow);
 }

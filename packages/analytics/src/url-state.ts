@@ -1,31 +1,43 @@
+import type { z } from 'zod';
 import type { ClickHouseBackend } from './clickhouse-backend';
+import { rowDecoder } from './decode-rows';
 import { parseClickhouseDateTime } from './encode-rows';
+import { fetchRowSchema } from './fetch-row';
+
+/**
+ * A row of `urls` (fed from `fetches` by a view): the newest fetch attempt of a URL, its fetch
+ * row's fields in the table's order.
+ */
+export const urlRowSchema = fetchRowSchema.pick({
+  url_fp: true,
+  url: true,
+  host: true,
+  fetched_at: true,
+  status: true,
+  error_code: true,
+  content_type: true,
+  content_hash: true,
+  simhash: true,
+  etag: true,
+  last_modified: true,
+  change: true,
+  redirect_to: true,
+  record_type: true,
+  record_id: true,
+  payload_digest: true,
+  warc_key: true,
+  warc_offset: true,
+  warc_length: true,
+});
+
+/** Columns of `urls`, in the table's order. */
+export const URL_COLUMNS = Object.keys(urlRowSchema.shape);
 
 /**
  * The latest state of a URL (`urls`, its newest fetch attempt) with what its history in
  * `fetches` says about how often it changes: what a re-crawl scheduler needs.
  */
-export interface UrlState {
-  url_fp: string;
-  url: string;
-  host: string;
-  /** The newest attempt. */
-  fetched_at: Date;
-  status: number;
-  error_code: string;
-  content_type: string;
-  content_hash: string;
-  simhash: string;
-  etag: string;
-  last_modified: string;
-  change: '' | 'new' | 'changed' | 'unchanged';
-  redirect_to: string;
-  record_type: '' | 'response' | 'revisit';
-  record_id: string;
-  payload_digest: string;
-  warc_key: string;
-  warc_offset: number;
-  warc_length: number;
+export type UrlState = z.output<typeof urlRowSchema> & {
   /** Fetch attempts so far (not counting URLs robots.txt refused). */
   fetches: number;
   /** Fetches that found the content changed since the capture before ('new' excluded). */
@@ -35,12 +47,9 @@ export interface UrlState {
   first_fetched_at: Date;
   /** When the content was first seen or last changed; null if never captured. */
   last_changed_at: Date | null;
-}
+};
 
-const COLUMNS =
-  'url_fp, url, host, fetched_at, status, error_code, content_type, content_hash, simhash, etag, ' +
-  'last_modified, change, redirect_to, record_type, record_id, ' +
-  'payload_digest, warc_key, warc_offset, warc_length';
+const COLUMNS = URL_COLUMNS.join(', ');
 
 /*
  * The history is counted from `fetches` itself rather than kept by a view at insert time (a
@@ -65,7 +74,7 @@ LEFT JOIN (
 ) AS c USING (url_fp)
 ORDER BY url_fp`;
 
-type Raw = Record<keyof UrlState, string | number>;
+const toUrlRow = rowDecoder(urlRowSchema);
 
 /** The state of each known URL among `urlFps` (unknown ones are left out), ordered by url_fp. */
 export async function readUrls(
@@ -73,29 +82,11 @@ export async function readUrls(
   urlFps: readonly string[],
 ): Promise<UrlState[]> {
   if (urlFps.length === 0) return [];
-  const rows = await db.queryRows<Raw>(READ_URLS_SQL, { fps: [...urlFps] });
+  const rows = await db.queryRows<Record<string, unknown>>(READ_URLS_SQL, { fps: [...urlFps] });
   return rows.map((r) => {
     const lastChanged = parseClickhouseDateTime(String(r.last_changed_at));
     return {
-      url_fp: String(r.url_fp),
-      url: String(r.url),
-      host: String(r.host),
-      fetched_at: parseClickhouseDateTime(String(r.fetched_at)),
-      status: Number(r.status),
-      error_code: String(r.error_code),
-      content_type: String(r.content_type),
-      content_hash: String(r.content_hash),
-      simhash: String(r.simhash),
-      etag: String(r.etag),
-      last_modified: String(r.last_modified),
-      change: String(r.change) as UrlState['change'],
-      redirect_to: String(r.redirect_to),
-      record_type: String(r.record_type) as UrlState['record_type'],
-      record_id: String(r.record_id),
-      payload_digest: String(r.payload_digest),
-      warc_key: String(r.warc_key),
-      warc_offset: Number(r.warc_offset),
-      warc_length: Number(r.warc_length),
+      ...toUrlRow(r),
       fetches: Number(r.fetches),
       times_changed: Number(r.times_changed),
       times_unchanged: Number(r.times_unchanged),

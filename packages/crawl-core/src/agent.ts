@@ -18,6 +18,7 @@ import { agentHealth, logWarcHealth, type AgentHealth } from './archive/storage-
 import { LeaseKeeper } from './lease/lease-keeper';
 import type { Logger } from '@crawler/adapters/log';
 import { RobotsCache } from './robots/robots-cache';
+import { agentsKey, robotsKey } from './keys';
 import { TelemetrySink } from './telemetry/telemetry-sink';
 import { AgentMetrics } from './metrics/agent-metrics';
 import { createParsePool } from './parse/parse-pool';
@@ -50,11 +51,6 @@ const LEASE_BATCH = 100;
 export function renewEveryMs(c: Config): number {
   const room = c.LEASE_TTL_MS - c.FETCH_TOTAL_TIMEOUT_MS - 1000;
   return Math.min(5000, Math.max(500, Math.floor(room / 2)));
-}
-
-/** Key of the agents' heartbeat set (agent id → last beat, ms). */
-export function agentsKey(prefix: string): string {
-  return `${prefix}:agents`;
 }
 
 /**
@@ -112,8 +108,7 @@ export class CrawlAgent {
     });
     const robots = new RobotsCache(
       redis,
-      (origin) =>
-        `${frontier.keys.shard(frontier.shardOf(new URL(origin).hostname))}robots:${origin}`,
+      (origin) => robotsKey(frontier, new URL(origin).hostname, origin),
       config.CRAWLER_UA_TOKEN,
       config.AGENT_ROBOTS_CACHE_BYTES,
     );

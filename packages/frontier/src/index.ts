@@ -1,7 +1,13 @@
 export { Frontier, FrontierDataError, type FrontierOptions } from './frontier';
 export { FrontierKeys, shardOf } from './keys';
-/** The scripts' include loader, for scripts beside the frontier that share its includes. */
-export { loadScript } from './scripts';
+export { ScriptError, ScriptReply } from './script-replies';
+export type { FrontierResources } from './resources';
+export { FrontierEnqueue } from './enqueue';
+export { FrontierLeases, type LeaseRef } from './leases';
+export { FrontierPolicies, type HostPolicyInput } from './policies';
+export { FrontierDeadLetters, type DeadLetterCursor } from './dead-letters';
+export { FrontierAdmin } from './admin';
+export { FrontierRecrawl, type RecrawlIntervalBounds } from './recrawl-schedule';
 export {
   DEFAULT_PRIORITY,
   DEFAULT_TIER_WEIGHTS,

@@ -1,3 +1,5 @@
+import { policyChannelKey } from '@crawler/domain/messages';
+
 /**
  * The one place that names frontier keys. Every key of a logical shard carries the hash tag
  * `{<shard>}`, so each Lua script touches a single Redis Cluster slot.
@@ -40,9 +42,16 @@ export class FrontierKeys {
   generation(): string {
     return `${this.prefix}:generation`;
   }
+  /**
+   * The installation's layout (`shards=…;seen=…;m=…;k=…`), written on first use: a frontier
+   * client configured otherwise refuses to run (Frontier.checkLayout).
+   */
+  layout(): string {
+    return `${this.prefix}:layout`;
+  }
   /** Pub/sub channel where policy changes are announced to agents (JSON HostPolicyNotice). */
   policyChannel(): string {
-    return `${this.prefix}:policy`;
+    return policyChannelKey(this.prefix);
   }
   /** Re-crawl schedule of the shard's URLs: url_fp → when it is due (ms). */
   recrawlDue(shard: number): string {
@@ -58,6 +67,15 @@ export class FrontierKeys {
   }
   host(shard: number, host: string): string {
     return `${this.shard(shard)}h:${host}`;
+  }
+  /** SCAN pattern of the host hashes (`host`) of every shard whose host matches `hostGlob`. */
+  hostPattern(hostGlob: string): string {
+    return `${this.prefix}:{*}:h:${hostGlob}`;
+  }
+  /** The host a host hash's key names (the inverse of `host`). */
+  hostOfKey(key: string): string {
+    const marker = '}:h:';
+    return key.slice(key.indexOf(marker) + marker.length);
   }
   /**
    * An IP's lock across shards: the hosts of one IP hash to different shards, so the IP gets a

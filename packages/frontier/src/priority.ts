@@ -1,3 +1,4 @@
+import { CrawlerError } from '@crawler/domain/errors';
 import { fnv1a32 } from './keys';
 import type { EnqueueUrl } from './types';
 
@@ -23,8 +24,9 @@ export const DISCOVERED_HOST_CLASS = 5;
 export const SITE_ID_LENGTH = 8;
 
 /** Raised for input the frontier refuses before writing anything (e.g. a priority out of 0–9). */
-export class FrontierInputError extends Error {
+export class FrontierInputError extends CrawlerError {
   readonly code = 'FRONTIER_BAD_INPUT';
+  readonly retry = 'give_up';
 }
 
 /** The queue tier of a URL: 'r' for a re-crawl, else its priority, an integer 0–9 (default 1). */

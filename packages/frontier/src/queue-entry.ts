@@ -1,3 +1,4 @@
+import { CrawlerError } from '@crawler/domain/errors';
 import { z } from 'zod';
 import type { LeasedUrl, PriorCapture, UrlSource } from './types';
 
@@ -74,8 +75,9 @@ function stripUndefined<T extends object>(o: T): T {
 }
 
 /** Raised when Redis hands back something the frontier did not write. */
-export class FrontierDataError extends Error {
+export class FrontierDataError extends CrawlerError {
   readonly code = 'FRONTIER_BAD_DATA';
+  readonly retry = 'give_up';
 }
 
 /** Parses a leased (tier-tagged) entry. */

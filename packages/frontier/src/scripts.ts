@@ -4,7 +4,7 @@ import type { RedisClient } from '@crawler/adapters/redis';
 const commandsDir = new URL('./commands/', import.meta.url);
 
 /** Reads a script and inlines its `--- @include "includes/x"` lines (once each). */
-export function loadScript(file: string, included = new Set<string>()): string {
+function loadScript(file: string, included = new Set<string>()): string {
   const text = readFileSync(new URL(file, commandsDir), 'utf8');
   return text.replace(/^--- @include "([^"]+)"$/gm, (_m, name: string) => {
     if (included.has(name)) return '';
@@ -13,7 +13,10 @@ export function loadScript(file: string, included = new Set<string>()): string {
   });
 }
 
-/** Script name → file; the number in the file name is the script's KEYS count. */
+/**
+ * Script name → file; the number in the file name is the script's KEYS count. Every script of
+ * the frontier's keys is here, the re-crawl schedule's and the rebuild's too: one loader.
+ */
 const scripts = {
   enqueueUrls: 'enqueueUrls-4.lua',
   leaseHosts: 'leaseHosts-3.lua',
@@ -32,6 +35,9 @@ const scripts = {
   leaseProgress: 'leaseProgress-2.lua',
   releaseLeases: 'releaseLeases-3.lua',
   listLeases: 'listLeases-1.lua',
+  markSeen: 'markSeen-1.lua',
+  observeRecrawl: 'observeRecrawl-2.lua',
+  mergeRecrawl: 'mergeRecrawl-4.lua',
 } as const;
 
 export type ScriptName = keyof typeof scripts;

@@ -175,12 +175,7 @@ export interface HostPriority {
 }
 
 /** A host's live policy as agents apply it, and as announced on the policy channel. */
-export interface HostPolicyNotice {
-  host: string;
-  blocked: boolean;
-  /** The gap between requests, ms (the crawl default when the host has no rate limit). */
-  gapMs: number;
-}
+export type { HostPolicyNotice } from '@crawler/domain/messages';
 
 /**
  * A domain-suffix policy as copied into the shards: each field null leaves it to the host's own

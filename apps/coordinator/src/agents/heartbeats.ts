@@ -1,3 +1,4 @@
+import { heartbeatsOf } from '@crawler/domain/messages';
 import type { RedisClient } from '@crawler/adapters/redis';
 
 /**
@@ -15,10 +16,8 @@ export async function readHeartbeats(
   redis: RedisClient,
   agentsKey: string,
 ): Promise<Map<string, number>> {
-  const flat = await redis.zrange(agentsKey, '0', '-1', 'WITHSCORES');
-  const beats = new Map<string, number>();
-  for (let i = 0; i + 1 < flat.length; i += 2) beats.set(flat[i]!, Number(flat[i + 1]));
-  return beats;
+  const reply = await redis.zrange(agentsKey, '0', '-1', 'WITHSCORES');
+  return new Map(heartbeatsOf(reply).map((b) => [b.agent_id, b.beat_ms]));
 }
 
 /** Whether a heartbeat at `beatMs` (undefined: none) is recent enough at `now`. */

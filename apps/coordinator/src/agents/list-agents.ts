@@ -10,8 +10,10 @@ const MAX_SHOWN = 20;
 /** Open leases read per shard (far above agents × AGENT_MAX_HOSTS). */
 const MAX_LEASES_READ = 100_000;
 
+// `fetch_timeline` (migration 009) is `fetches` sorted by time: the last minute is a few
+// granules, where `fetches` (sorted by host first) read the whole day so far.
 const RATES_SQL = `
-SELECT agent_id, count() AS n FROM fetches
+SELECT agent_id, count() AS n FROM fetch_timeline
 WHERE fetched_at > now64(3) - INTERVAL ${RATE_WINDOW_S} SECOND AND error_code != 'robots_denied'
 GROUP BY agent_id`;
 

@@ -1,4 +1,5 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
 
 /** Stable error codes of the API, mapped once to HTTP statuses and tRPC codes. */
 export type AppErrorCode =
@@ -7,38 +8,34 @@ export type AppErrorCode =
   | 'FORBIDDEN'
   | 'CSRF_REJECTED'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'LOGIN_THROTTLED'
   | 'UNAVAILABLE'
   | 'INTERNAL';
 
-const HTTP: Record<AppErrorCode, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  CSRF_REJECTED: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  LOGIN_THROTTLED: 429,
-  UNAVAILABLE: 503,
-  INTERNAL: 500,
-};
-const TRPC: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
-  BAD_REQUEST: 'BAD_REQUEST',
-  UNAUTHENTICATED: 'UNAUTHORIZED',
-  FORBIDDEN: 'FORBIDDEN',
-  CSRF_REJECTED: 'FORBIDDEN',
-  NOT_FOUND: 'NOT_FOUND',
-  CONFLICT: 'CONFLICT',
-  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  LOGIN_THROTTLED: 'TOO_MANY_REQUESTS',
-  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
-  INTERNAL: 'INTERNAL_SERVER_ERROR',
+/** The one table: each API code's HTTP status, tRPC code and retry class. */
+export const APP_ERRORS: Record<
+  AppErrorCode,
+  { http: number; trpc: TRPC_ERROR_CODE_KEY; retry: RetryClass }
+> = {
+  BAD_REQUEST: { http: 400, trpc: 'BAD_REQUEST', retry: 'give_up' },
+  UNAUTHENTICATED: { http: 401, trpc: 'UNAUTHORIZED', retry: 'give_up' },
+  FORBIDDEN: { http: 403, trpc: 'FORBIDDEN', retry: 'give_up' },
+  CSRF_REJECTED: { http: 403, trpc: 'FORBIDDEN', retry: 'give_up' },
+  NOT_FOUND: { http: 404, trpc: 'NOT_FOUND', retry: 'give_up' },
+  METHOD_NOT_ALLOWED: { http: 405, trpc: 'METHOD_NOT_SUPPORTED', retry: 'give_up' },
+  CONFLICT: { http: 409, trpc: 'CONFLICT', retry: 'give_up' },
+  PAYLOAD_TOO_LARGE: { http: 413, trpc: 'PAYLOAD_TOO_LARGE', retry: 'give_up' },
+  LOGIN_THROTTLED: { http: 429, trpc: 'TOO_MANY_REQUESTS', retry: 'backoff' },
+  UNAVAILABLE: { http: 503, trpc: 'SERVICE_UNAVAILABLE', retry: 'backoff' },
+  INTERNAL: { http: 500, trpc: 'INTERNAL_SERVER_ERROR', retry: 'give_up' },
 };
 
-export class AppError extends Error {
+/** An error the API answers with as it is: its code, message and details reach the caller. */
+export class AppError extends CrawlerError {
+  readonly retry: RetryClass;
   constructor(
     readonly code: AppErrorCode,
     message: string,
@@ -46,13 +43,50 @@ export class AppError extends Error {
     readonly details?: unknown,
     /** Seconds after which a retry may succeed: sent as `Retry-After` (REST and tRPC). */
     readonly retryAfterS?: number,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
+    this.retry = APP_ERRORS[code].retry;
   }
   get httpStatus(): number {
-    return HTTP[this.code];
+    return APP_ERRORS[this.code].http;
   }
   get trpcCode(): TRPC_ERROR_CODE_KEY {
-    return TRPC[this.code];
+    return APP_ERRORS[this.code].trpc;
   }
+}
+
+/**
+ * What an error thrown by a service answers as: an AppError as it is; another CrawlerError
+ * that may succeed later (`retry`, `backoff`: a store or Redis down) as 503 UNAVAILABLE naming
+ * its code; null for anything else (a 500 whose cause is only logged).
+ */
+export function asAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err instanceof CrawlerError && err.retry !== 'give_up')
+    return new AppError(
+      'UNAVAILABLE',
+      `temporarily unavailable (${err.code}); try again later`,
+      undefined,
+      undefined,
+      { cause: err },
+    );
+  return null;
+}
+
+const FROM_TRPC = new Map<TRPC_ERROR_CODE_KEY, AppErrorCode>([
+  ['PARSE_ERROR', 'BAD_REQUEST'],
+  ['UNSUPPORTED_MEDIA_TYPE', 'BAD_REQUEST'],
+  ['UNPROCESSABLE_CONTENT', 'BAD_REQUEST'],
+  ['TIMEOUT', 'UNAVAILABLE'],
+  ['PRECONDITION_FAILED', 'CONFLICT'],
+  // The table's first code for each tRPC code (FORBIDDEN, not CSRF_REJECTED).
+  ...Object.entries(APP_ERRORS)
+    .reverse()
+    .map(([code, e]) => [e.trpc, code as AppErrorCode] as const),
+]);
+
+/** The API code of a tRPC error that is not one of ours (e.g. tRPC's own input errors). */
+export function appCodeOfTrpc(code: TRPC_ERROR_CODE_KEY): AppErrorCode {
+  return FROM_TRPC.get(code) ?? 'INTERNAL';
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ZodError } from 'zod';
-import { AppError } from './app-error';
+import { AppError, asAppError } from './app-error';
 import type { Services } from './services';
 
 /** The largest JSON body the crawl routes read (a seed list of 10,000 URLs fits). */
@@ -29,7 +29,10 @@ export async function readJson(req: IncomingMessage, maxBytes = MAX_BODY_BYTES):
   }
 }
 
-/** One error shape for REST: `{ error: { code, message, fields?, details? } }`. */
+/**
+ * One error shape for REST: `{ error: { code, message, fields?, details? } }`. A CrawlerError
+ * that is not an AppError answers as `asAppError` says (503 when it may pass); others 500.
+ */
 export function sendError(
   s: Services,
   req: IncomingMessage,
@@ -56,14 +59,17 @@ export function sendError(
       },
       headers,
     );
-  } else if (err instanceof AppError) {
-    if (err.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';
-    if (err.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="crawler"';
-    if (err.retryAfterS !== undefined) headers['retry-after'] = String(err.retryAfterS);
+    return;
+  }
+  const app = asAppError(err);
+  if (app) {
+    if (app.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';
+    if (app.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="crawler"';
+    if (app.retryAfterS !== undefined) headers['retry-after'] = String(app.retryAfterS);
     send(
       res,
-      err.httpStatus,
-      { error: { code: err.code, message: err.message, details: err.details } },
+      app.httpStatus,
+      { error: { code: app.code, message: app.message, details: app.details } },
       headers,
     );
   } else {

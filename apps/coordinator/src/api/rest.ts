@@ -1,105 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
+import { TRPCError } from '@trpc/server';
+import { z, ZodError } from 'zod';
 import { authenticate } from '../auth/authenticate';
-import type { CallContext, Caller, RequestInfo } from '../auth/caller';
+import type { Caller, RequestInfo } from '../auth/caller';
 import { assertNotCrossSite, isSafeMethod } from '../auth/csrf';
-import { requireRole, type Role } from '../auth/roles';
-import { AppError } from './app-error';
-import { readJson, send, sendError, MAX_BODY_BYTES } from './http-io';
+import { requireRole } from '../auth/roles';
+import { AppError, appCodeOfTrpc } from './app-error';
+import { readJson, send, sendError } from './http-io';
+import type { Route } from './procedure-routes';
 import type { Services } from './services';
-
-/** What a REST handler receives. */
-export interface RouteArgs<C extends Caller | null> {
-  s: Services;
-  params: Record<string, string>;
-  body: unknown;
-  /** Query-string parameters (validated by the handler's schema like a body). */
-  query: Record<string, string>;
-  request: RequestInfo;
-  /** Null only on public routes. */
-  caller: C;
-}
-type Handler<C extends Caller | null> = (
-  a: RouteArgs<C>,
-) => Promise<{ status?: number; body: unknown }>;
-
-export interface Route {
-  method: string;
-  path: string;
-  pattern: RegExp;
-  keys: string[];
-  /** The least role that may call it, or 'public' (login, logout). */
-  access: Role | 'public';
-  /** Largest JSON body read, or false for routes without a body. */
-  maxBodyBytes: number | false;
-  handler: Handler<Caller | null>;
-  /** The zod schemas of the route, for the OpenAPI document (api/openapi/build-openapi.ts). */
-  schemas: RouteSchemas;
-}
-
-/** What the OpenAPI document says about a route; the handler validates with the same schemas. */
-export interface RouteSchemas {
-  summary?: string;
-  /** The JSON body. */
-  input?: z.ZodType;
-  /** The query string (an object schema; each property is one parameter). */
-  query?: z.ZodType;
-  /** The 200 answer. */
-  output?: z.ZodType;
-}
-
-interface RouteOptions extends RouteSchemas {
-  /** Read a JSON body of at most this many bytes (true: the default limit). */
-  body?: boolean | number;
-}
-
-function makeRoute(
-  method: string,
-  path: string,
-  access: Role | 'public',
-  handler: Handler<Caller | null>,
-  opts: RouteOptions,
-): Route {
-  const keys: string[] = [];
-  const pattern = new RegExp(
-    `^${path.replace(/:(\w+)/g, (_m, k: string) => (keys.push(k), '([^/]+)'))}$`,
-  );
-  const maxBodyBytes =
-    opts.body === true ? MAX_BODY_BYTES : typeof opts.body === 'number' ? opts.body : false;
-  const { body: _body, ...schemas } = opts;
-  return { method, path, pattern, keys, access, maxBodyBytes, handler, schemas };
-}
-
-/** A route for authenticated callers with at least `role`. */
-export function route(
-  method: string,
-  path: string,
-  role: Role,
-  handler: Handler<Caller>,
-  opts: RouteOptions = {},
-): Route {
-  return makeRoute(method, path, role, (a) => handler({ ...a, caller: a.caller! }), opts);
-}
-
-/** A route anyone may call (the handler authenticates itself if it cares). */
-export function publicRoute(
-  method: string,
-  path: string,
-  handler: Handler<null>,
-  opts: RouteOptions = {},
-): Route {
-  return makeRoute(method, path, 'public', (a) => handler({ ...a, caller: null }), opts);
-}
-
-/** The caller and request of an authenticated route, as audited services take them. */
-export function callOf(a: RouteArgs<Caller>): CallContext {
-  return { caller: a.caller, request: a.request };
-}
+import type { Context } from './trpc';
 
 /**
- * Serves REST /v1. Returns false when no route matches the path. Order of checks: route and
- * method (404/405), credentials (401), cross-site cookie use (403), role (403), body (400/413),
- * so an anonymous caller never gets its body read.
+ * Serves REST /v1 from the routes generated from the procedures (api/procedure-routes.ts).
+ * Returns false when no route matches the path. Order of checks: route and method (404/405),
+ * credentials (401), cross-site cookie use (403), role (403), body (400/413), then the
+ * procedure (its input validation: 400), so an anonymous caller never gets its body read.
  */
 export async function handleRest(
   s: Services,
@@ -112,45 +28,96 @@ export async function handleRest(
   const matching = routes.filter((r) => r.pattern.test(path));
   if (matching.length === 0) return false;
   const r = matching.find((m) => m.method === request.method);
-  if (!r) {
-    send(res, 405, {
-      error: {
-        code: 'METHOD_NOT_ALLOWED',
-        message: `${req.method ?? ''} is not allowed on ${path}; use ${matching
-          .map((m) => m.method)
-          .sort()
-          .join(', ')}`,
-      },
-    });
-    return true;
-  }
-  const m = r.pattern.exec(path)!;
   try {
-    let caller: Caller | null = null;
-    if (r.access !== 'public') {
-      caller = await authenticate(s.store, req.headers);
-      if (!caller)
-        throw new AppError(
-          'UNAUTHENTICATED',
-          'send Authorization: Bearer <API token>, or log in (POST /v1/auth/login) for a session cookie',
-        );
+    if (!r) {
+      const allowed = matching.map((m) => m.method).sort();
+      throw new AppError(
+        'METHOD_NOT_ALLOWED',
+        `${req.method ?? ''} is not allowed on ${path}; use ${allowed.join(', ')}`,
+      );
     }
-    // Browsers cannot add an Authorization header cross-site without a CORS preflight.
-    if (!isSafeMethod(request.method) && request.headers.authorization === undefined)
-      assertNotCrossSite(request);
-    if (caller && r.access !== 'public')
-      requireRole(caller.role, r.access, `${r.method} ${r.path}`);
+    let caller: Promise<Caller | null> | undefined;
+    const ctx: Context = {
+      services: s,
+      request,
+      authenticate: () => (caller ??= authenticate(s.store, req.headers)),
+    };
+    await admit(r, ctx);
+    const m = r.pattern.exec(path)!;
     const params = Object.fromEntries(
       r.keys.map((k, i) => [k, decodePathParam(k, m[i + 1] ?? '')]),
     );
     const body = r.maxBodyBytes !== false ? await readJson(req, r.maxBodyBytes) : undefined;
     const query = Object.fromEntries(new URL(req.url ?? '/', 'http://api').searchParams);
-    const out = await r.handler({ s, params, body, query, request, caller });
-    send(res, out.status ?? 200, out.body);
+    const out = await r.call(ctx, inputOf(r, params, query, body));
+    // An answer that applied part of the input (seeds) is a 400 naming what was refused.
+    const partial = r.meta.partial?.(out as never);
+    if (partial)
+      send(res, 400, { error: { code: 'BAD_REQUEST', message: partial }, ...(out as object) });
+    else send(res, 200, out);
   } catch (err) {
-    sendError(s, req, res, err);
+    sendError(s, req, res, r ? restError(err, r) : err);
   }
   return true;
+}
+
+/** Credentials (401), cross-site cookie use (403), role (403): before any body is read. */
+async function admit(r: Route, ctx: Context): Promise<void> {
+  const { request } = ctx;
+  const caller = r.access === 'public' ? null : await ctx.authenticate();
+  if (r.access !== 'public' && !caller)
+    throw new AppError(
+      'UNAUTHENTICATED',
+      'send Authorization: Bearer <API token>, or log in (POST /v1/auth/login) for a session cookie',
+    );
+  // Browsers cannot add an Authorization header cross-site without a CORS preflight.
+  if (!isSafeMethod(request.method) && request.headers.authorization === undefined)
+    assertNotCrossSite(request);
+  if (caller && r.access !== 'public') requireRole(caller.role, r.access, `${r.method} ${r.path}`);
+}
+
+/**
+ * The procedure's input: the path parameters with the query string or the JSON body (or the
+ * body as the input field `meta.bodyField`). A body that is not an object is passed as it is,
+ * for the procedure's schema to refuse, naming `(body)`.
+ */
+function inputOf(
+  r: Route,
+  params: Record<string, string>,
+  query: Record<string, string>,
+  body: unknown,
+): unknown {
+  if (!r.hasInput) return undefined;
+  const field = r.meta.bodyField;
+  if (field) return { ...params, [field]: body };
+  const rest = r.inputFrom === 'body' ? body : r.inputFrom === 'query' ? query : {};
+  if (r.keys.length === 0 || typeof rest !== 'object' || rest === null || Array.isArray(rest))
+    return rest;
+  // A body or query naming a path parameter is refused as zod refuses any unknown key.
+  const clash = r.keys.filter((k) => Object.hasOwn(rest, k));
+  if (clash.length > 0) z.strictObject({}).parse(Object.fromEntries(clash.map((k) => [k, 1])));
+  return { ...rest, ...params };
+}
+
+/**
+ * What a procedure's error answers as over REST: its AppError; its input's ZodError (the
+ * issues of `meta.bodyField` named as body fields); another tRPC error by its code; else the
+ * error itself (a 500 that is logged).
+ */
+function restError(err: unknown, r: Route): unknown {
+  if (!(err instanceof TRPCError)) return err;
+  const cause = err.cause;
+  if (cause instanceof AppError) return cause;
+  if (cause instanceof ZodError && err.code === 'BAD_REQUEST') {
+    const field = r.meta.bodyField;
+    return field
+      ? new ZodError(
+          cause.issues.map((i) => (i.path[0] === field ? { ...i, path: i.path.slice(1) } : i)),
+        )
+      : cause;
+  }
+  const code = appCodeOfTrpc(err.code);
+  return code === 'INTERNAL' ? err : new AppError(code, err.message);
 }
 
 function decodePathParam(name: string, raw: string): string {

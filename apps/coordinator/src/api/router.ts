@@ -1,3 +1,6 @@
+import { rest } from './api-meta';
+import { openApiDocument } from './openapi/build-openapi';
+import { restRoutesOf } from './procedure-routes';
 import { auditRouter, authRouter, tokensRouter, usersRouter } from './routers/accounts';
 import { deadLettersRouter, hostsRouter, seedsRouter, statsRouter } from './routers/crawl';
 import { frontierRouter } from './routers/frontier';
@@ -8,9 +11,19 @@ import {
   shardsRouter,
   urlsRouter,
 } from './routers/inspect';
-import { router } from './trpc';
+import { publicProcedure, router } from './trpc';
 
-/** The tRPC API; the REST /v1 routes call the same services with the same schemas. */
+/** The API's own description: GET /v1/openapi.json, generated from this router. */
+const docsRouter = router({
+  openapi: publicProcedure
+    .meta(rest('GET', '/v1/openapi.json', 'This OpenAPI 3.1 document'))
+    .query((): Record<string, unknown> => openApiDocument(restRoutesOf(appRouter))),
+});
+
+/**
+ * The API: every procedure is served over tRPC under /trpc and, from its `meta.openapi`, as
+ * REST under /v1 (api/procedure-routes.ts), which /v1/openapi.json describes.
+ */
 export const appRouter = router({
   seeds: seedsRouter,
   hosts: hostsRouter,
@@ -26,6 +39,7 @@ export const appRouter = router({
   shards: shardsRouter,
   settings: settingsRouter,
   frontier: frontierRouter,
+  docs: docsRouter,
 });
 
 export type AppRouter = typeof appRouter;

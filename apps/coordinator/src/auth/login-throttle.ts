@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '@crawler/domain/config';
 import type { RedisClient } from '@crawler/adapters/redis';
-import { addressBucket } from './client-address';
-import { sha256Hex } from './secrets';
+import { loginThrottleKeys } from '../keys';
 
 const TAKE_COMMAND = 'login_take_attempt';
 const TAKE_LUA = readFileSync(new URL('./takeLoginAttempt-2.lua', import.meta.url), 'utf8');
@@ -32,21 +31,8 @@ export function loginLimitsFrom(config: Config): LoginLimits {
 export type LoginAttempt =
   { ok: true } | { ok: false; by: 'account' | 'address' | 'both'; retryAfterMs: number };
 
-/**
- * The one key builder of the login limits. Both keys of a login share the hash tag `{login}`
- * (one cluster slot), so one script spends from both. The account is named by the SHA-256 of
- * its lower-cased email, so Redis holds no email addresses.
- */
-export function loginThrottleKeys(
-  prefix: string,
-  email: string,
-  address: string | null,
-): [account: string, address: string] {
-  return [
-    `${prefix}:{login}:account:${sha256Hex(email.toLowerCase()).slice(0, 32)}`,
-    `${prefix}:{login}:address:${address === null ? 'unknown' : addressBucket(address)}`,
-  ];
-}
+/** The login limits' keys (built in ../keys.ts, the coordinator's key module). */
+export { loginThrottleKeys };
 
 type Script = (...args: Array<string | number>) => Promise<unknown>;
 

@@ -1,5 +1,10 @@
+import { CrawlerError } from '@crawler/domain/errors';
+
 /** A wrong command line: the CLI prints the usage and exits 2. */
-export class UsageError extends Error {}
+export class UsageError extends CrawlerError {
+  readonly code = 'CLI_USAGE';
+  readonly retry = 'give_up';
+}
 
 /** Prints a JSON value and returns the exit code. */
 export function print(value: unknown, code = 0): number {

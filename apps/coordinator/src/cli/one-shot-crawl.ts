@@ -10,7 +10,7 @@ import type { Logger } from '@crawler/adapters/log';
 import { SHIPPED_SUFFIX } from '@crawler/adapters/storage';
 
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
-import { hostOf, normalizeUrl, urlFingerprint } from '@crawler/domain/url';
+import { frontierEntry } from '@crawler/domain/url';
 import { TelemetryIngest } from '../telemetry/ingest-telemetry';
 
 export interface OneShotOptions {
@@ -105,16 +105,9 @@ export async function oneShotCrawl(
   const rejectedSeeds: OneShotSummary['rejectedSeeds'] = [];
   const entries = [];
   for (const raw of opts.seeds) {
-    const n = normalizeUrl(raw.trim());
+    const n = frontierEntry(raw.trim());
     if (!n.ok) rejectedSeeds.push({ url: raw, reason: `${n.reason}: ${n.detail}` });
-    else
-      entries.push({
-        url: n.url,
-        urlFp: urlFingerprint(n.url),
-        host: hostOf(n.url),
-        depth: 0,
-        source: 'seed' as const,
-      });
+    else entries.push({ ...n.entry, depth: 0, source: 'seed' as const });
   }
   await frontier.enqueue(entries);
 

@@ -1,4 +1,5 @@
 import { redactUrl } from '@crawler/adapters/log';
+import { CrawlerError } from '@crawler/domain/errors';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -6,8 +7,9 @@ import pg from 'pg';
 const migrationsDir = new URL('../../../../prisma/migrations/', import.meta.url);
 
 /** Raised when Postgres cannot be reached; says where and how to start it. */
-export class PostgresUnavailableError extends Error {
+export class PostgresUnavailableError extends CrawlerError {
   readonly code = 'POSTGRES_UNAVAILABLE';
+  readonly retry = 'backoff';
   constructor(url: string, cause: unknown) {
     super(
       `Postgres is not reachable at ${redactUrl(url)} (${cause instanceof Error ? cause.message : String(cause)}). ` +

@@ -1,3 +1,4 @@
+import { CrawlerError } from '@crawler/domain/errors';
 import { Prisma } from './generated/client';
 import type { DbClient } from './prisma';
 
@@ -22,8 +23,9 @@ const select = {
 } as const;
 
 /** Raised when an email is taken (the unique index said so). */
-export class EmailTakenError extends Error {
+export class EmailTakenError extends CrawlerError {
   readonly code = 'EMAIL_TAKEN';
+  readonly retry = 'give_up';
 }
 
 /** The only code that knows how users are stored. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { EMPTY_SIMHASH, hammingDistance } from '@crawler/domain/dedupe';
 import { CappedHash, type RedisClient } from '@crawler/adapters/redis';
+import { nearDupRecordKeys, simhashBucketKey } from '../keys';
 
 /** A page the index found close to another. */
 export interface NearDuplicate {
@@ -70,10 +71,7 @@ export class NearDupIndex {
     this.push = (...args) => fn.apply(redis, args);
     this.records = new CappedHash(
       redis,
-      (shard) => {
-        const a = `${prefix}:near-dup:{${shard}}`;
-        return { flag: `${a}:gen`, a, b: `${a}:b` };
-      },
+      (shard) => nearDupRecordKeys(prefix, shard),
       Math.max(1, Math.ceil(limits.maxRecords / (2 * RECORD_SHARDS))),
     );
   }
@@ -144,9 +142,7 @@ export class NearDupIndex {
   }
 
   private bucketsOf(simhash: string): string[] {
-    return [0, 1, 2, 3].map(
-      (band) => `${this.prefix}:simband:{${band}:${simhash.slice(band * 4, band * 4 + 4)}}`,
-    );
+    return [0, 1, 2, 3].map((band) => simhashBucketKey(this.prefix, band, simhash));
   }
 }
 

@@ -2,6 +2,7 @@ import type { Frontier } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
 import type { FleetRepository } from '../db/fleet-repository';
+import { readHeartbeats } from '../agents/heartbeats';
 import { nodeOf } from '../shards/list-shards';
 
 /**
@@ -42,11 +43,8 @@ export class FleetRecorder {
 
   async recordOnce(now = new Date()): Promise<void> {
     const { redis, frontier, fleet, agentsKey } = this.deps;
-    const beats = await redis.zrange(agentsKey, '0', '-1', 'WITHSCORES');
-    const agents: { id: string; at: Date }[] = [];
-    for (let i = 0; i + 1 < beats.length; i += 2)
-      agents.push({ id: beats[i]!, at: new Date(Number(beats[i + 1])) });
-    await fleet.recordAgents(agents);
+    const beats = await readHeartbeats(redis, agentsKey);
+    await fleet.recordAgents([...beats].map(([id, ms]) => ({ id, at: new Date(ms) })));
     const nodes = await Promise.all(
       Array.from({ length: frontier.shards }, (_, s) => nodeOf(redis, frontier.keys.ready(s))),
     );

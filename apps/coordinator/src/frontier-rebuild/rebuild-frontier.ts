@@ -9,7 +9,6 @@ import { auditEntry, SYSTEM, type Actor } from '../audit/audit-entry';
 import type { Store } from '../db/store';
 import { buildBlockRuleSet } from '../hosts/publish-block-rules';
 import { readGenerationMarker, writeGenerationMarker } from './generation-marker';
-import { SeenMarker } from './mark-seen';
 import type { FrontierRebuildOutput, FrontierRebuildStatus } from './rebuild-frontier.types';
 import {
   markKnownUrlsSeen,
@@ -113,8 +112,7 @@ async function runRebuild(
   const took = () => Math.round(-phaseAt + (phaseAt = performance.now()));
 
   const policies = policiesPushed ?? (await syncPoliciesWithPostgres(deps));
-  const seen = new SeenMarker(deps.redis, frontier, config.FRONTIER_SEEN);
-  const known = await markKnownUrlsSeen({ analytics, seen, signal });
+  const known = await markKnownUrlsSeen({ analytics, seen: frontier, signal });
   log.info({ ...known, ms: took() }, 'frontier rebuild: known URLs marked seen');
   const recrawl = await restoreRecrawlSchedule({
     redis: deps.redis,

@@ -2,7 +2,6 @@ import type { EnqueueUrl, Frontier } from '@crawler/frontier';
 import type { AnalyticsStore } from '@crawler/analytics';
 import { checkTrapRules, type BlockRuleMatcher, type TrapLimits } from '@crawler/domain/traps';
 import { hostOf, urlFingerprint } from '@crawler/domain/url';
-import type { SeenMarker } from './mark-seen';
 
 /** URLs read from `urls` per query (keyset pages in url_fp order). */
 const URLS_PAGE = 5000;
@@ -112,14 +111,17 @@ export interface FetchedUrlsReport {
  */
 export async function markKnownUrlsSeen(deps: {
   analytics: AnalyticsStore;
-  seen: SeenMarker;
+  /** The frontier: its markSeen-1.lua puts URLs in the seen set without queueing them. */
+  seen: Pick<Frontier, 'markSeen'>;
   signal?: AbortSignal;
 }): Promise<FetchedUrlsReport> {
   const report: FetchedUrlsReport = { knownUrls: 0, newlySeen: 0 };
   await forEachKnownUrl(deps.analytics, deps.signal, async (rows) => {
     report.knownUrls += rows.length;
     const done = rows.filter((r) => !failedTransiently(r) || isRobotsTxt(r.url));
-    report.newlySeen += await deps.seen.mark(done.map((r) => ({ urlFp: r.url_fp, host: r.host })));
+    report.newlySeen += await deps.seen.markSeen(
+      done.map((r) => ({ urlFp: r.url_fp, host: r.host })),
+    );
   });
   return report;
 }

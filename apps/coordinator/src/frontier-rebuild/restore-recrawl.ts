@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { FrontierKeys, type Frontier } from '@crawler/frontier';
+import type { Frontier } from '@crawler/frontier';
 import type { AnalyticsStore } from '@crawler/analytics';
 import type { RedisClient } from '@crawler/adapters/redis';
 import type { IntervalBounds } from '../recrawl/change-model';
+import { rebuildScratchKeys } from '../keys';
 import { RecrawlStore, type ObservedRow } from '../recrawl/recrawl-store';
-import { defineRebuildScript } from './define-script';
 
 /**
  * Fetch rows replayed per part at most: the rows are read into memory and the part's schedule
@@ -42,12 +42,13 @@ export interface RecrawlReport {
 
 /**
  * Rebuilds the re-crawl schedule from ClickHouse: every capture is replayed, in fetch order per
- * URL, through the same script the ingest uses (observeRecrawl-2.lua) into scratch keys of the
- * same shards (`<prefix>:rebuild-<id>:{s}:rc:*`, the shard's cluster slot), which
- * mergeRecrawl-4.lua then moves into the live schedule for the URLs it lacks. So the restored
- * interval, validators and due time of a URL are those the ingest had computed (due = last
- * capture + interval: a URL whose re-crawl was queued when Redis was lost is due at once), and a
- * rebuild never changes a URL the live schedule holds: running it twice changes nothing.
+ * URL, through the same script the ingest uses (the frontier's observeRecrawl-2.lua) into
+ * scratch keys of the same shards (`<prefix>:rebuild-<id>:{s}:rc:*`, the shard's cluster slot,
+ * named by ../keys.ts), which mergeRecrawl-4.lua (`frontier.recrawl.merge`) then moves into the
+ * live schedule for the URLs it lacks. So the restored interval, validators and due time of a
+ * URL are those the ingest had computed (due = last capture + interval: a URL whose re-crawl was
+ * queued when Redis was lost is due at once), and a rebuild never changes a URL the live
+ * schedule holds: running it twice changes nothing.
  */
 export async function restoreRecrawlSchedule(deps: {
   redis: RedisClient;
@@ -59,15 +60,17 @@ export async function restoreRecrawlSchedule(deps: {
   const { frontier } = deps;
   const [count] = await deps.analytics.queryJson<{ n: number | string }>(COUNT_SQL);
   const parts = Math.max(1, Math.ceil(Number(count?.n ?? 0) / ROWS_PER_PART));
-  const scratch = new FrontierKeys(
-    `${frontier.keys.prefix}:rebuild-${randomBytes(4).toString('hex')}`,
-  );
+  const scratch = rebuildScratchKeys(frontier.keys, randomBytes(4).toString('hex'));
   const replay = new RecrawlStore(
     deps.redis,
-    { shards: frontier.shards, shardOf: (host) => frontier.shardOf(host), keys: scratch },
+    {
+      shards: frontier.shards,
+      shardOf: (host) => frontier.shardOf(host),
+      keys: scratch,
+      recrawl: frontier.recrawl,
+    },
     deps.bounds,
   );
-  const merge = defineRebuildScript(deps.redis, new URL('./mergeRecrawl-4.lua', import.meta.url));
   const report: RecrawlReport = { rows: 0, scheduled: 0 };
   for (let part = 0; part < parts; part++) {
     deps.signal?.throwIfAborted();
@@ -76,16 +79,9 @@ export async function restoreRecrawlSchedule(deps: {
     report.rows += raw.length;
     await replay.observe(raw.map(toObservedRow));
     const added = await Promise.all(
-      Array.from({ length: frontier.shards }, (_, s) =>
-        merge(
-          scratch.recrawlDue(s),
-          scratch.recrawlMeta(s),
-          frontier.keys.recrawlDue(s),
-          frontier.keys.recrawlMeta(s),
-        ),
-      ),
+      Array.from({ length: frontier.shards }, (_, s) => frontier.recrawl.merge(scratch, s)),
     );
-    report.scheduled += added.reduce<number>((a, n) => a + Number(n), 0);
+    report.scheduled += added.reduce((a, n) => a + n, 0);
   }
   return report;
 }

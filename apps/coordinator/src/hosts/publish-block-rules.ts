@@ -1,4 +1,5 @@
-import { blockRulesKey, type BlockRule, type BlockRuleSet } from '@crawler/domain/traps';
+import { blockRulesKey } from '@crawler/domain/messages';
+import { type BlockRule, type BlockRuleSet } from '@crawler/domain/traps';
 import type { RedisClient } from '@crawler/adapters/redis';
 import type { BlockPatternRow } from '../db/block-pattern-repository';
 import type { HostPolicyRow } from '../db/host-policy-repository';

@@ -1,4 +1,5 @@
 import type { Frontier } from '@crawler/frontier';
+import { robotsKey } from '@crawler/crawl-core';
 import type { AnalyticsStore } from '@crawler/analytics';
 import type { RedisClient } from '@crawler/adapters/redis';
 import { decodeStoredRobots, parseRobots, type StoredRobots } from '@crawler/domain/robots';
@@ -11,8 +12,8 @@ ORDER BY fetched_at DESC LIMIT 1`;
 
 /**
  * The robots.txt agents hold for a host, from their shared Redis cache (key
- * `<shard prefix>robots:<origin>`, as packages/crawl-core/src/agent.ts names it). The origin (scheme and
- * port) is that of the host's last robots.txt fetch in ClickHouse, else http and https.
+ * `<shard prefix>robots:<origin>`, crawl-core's `robotsKey`). The origin (scheme and port) is
+ * that of the host's last robots.txt fetch in ClickHouse, else http and https.
  */
 export async function readRobots(
   deps: { analytics: AnalyticsStore; frontier: Frontier; redis: RedisClient; uaToken: string },
@@ -20,9 +21,8 @@ export async function readRobots(
 ): Promise<RobotsView | null> {
   const [last] = await deps.analytics.queryJson<{ url: string }>(LAST_ROBOTS_SQL, { host });
   const origins = last ? [new URL(last.url).origin] : [`http://${host}`, `https://${host}`];
-  const prefix = deps.frontier.keys.shard(deps.frontier.shardOf(host));
   for (const origin of origins) {
-    const raw = await deps.redis.get(`${prefix}robots:${origin}`);
+    const raw = await deps.redis.get(robotsKey(deps.frontier, host, origin));
     if (raw === null) continue;
     // The agents' robots cache entry (packages/crawl-core/src/robots/robots-cache.ts writes it).
     const stored = decodeStoredRobots(raw);

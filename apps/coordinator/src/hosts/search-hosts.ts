@@ -3,14 +3,22 @@ import type { HostPolicyRepository } from '../db/host-policy-repository';
 import { isoOrNull } from '../clickhouse/clickhouse-time';
 import { searchHostsInput, type HostListItem } from './search-hosts.types';
 
-// `fetches` is ordered by host first: grouping by host reads in key order, and a cursor
-// (host > after) skips granules by the primary index.
+// The page's hosts first, then their counts. `fetches` is ordered by host first: the inner
+// query reads only the host column (LowCardinality, not merged) from the cursor on (host >
+// after skips granules by the primary index); the outer one reads FINAL (a fetch replayed by
+// the at-least-once ingest counts once) only the granules of the page's hosts (an IN over the
+// key's prefix is a primary-index condition). Grouping the whole table FINAL, as this once did,
+// read and merged every row for one page (see docs/BENCHMARKS.md, console). Same hosts, same
+// rows of each: a host has rows FINAL iff it has rows at all (FINAL keeps one of each identity).
 const HOSTS_SQL = `
 SELECT host, countIf(error_code != 'robots_denied') AS fetches,
        toUnixTimestamp64Milli(max(fetched_at)) AS last_ms,
        countIf(error_code != 'robots_denied' AND (status = 0 OR status >= 500)) AS errors
 FROM fetches FINAL
-WHERE host > {after:String} AND ({q:String} = '' OR positionCaseInsensitive(host, {q:String}) > 0)
+WHERE host IN (
+  SELECT host FROM fetches
+  WHERE host > {after:String} AND ({q:String} = '' OR positionCaseInsensitive(host, {q:String}) > 0)
+  GROUP BY host ORDER BY host LIMIT {take:UInt32})
 GROUP BY host ORDER BY host LIMIT {take:UInt32}
 SETTINGS do_not_merge_across_partitions_select_final = 1`;
 

@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { EnqueueUrl, Frontier } from '@crawler/frontier';
 import type { FetchRow } from '@crawler/analytics';
 import type { RedisClient } from '@crawler/adapters/redis';
 import type { IntervalBounds } from './change-model';
 
-const OBSERVE_COMMAND = 'recrawl_observe';
-const OBSERVE_LUA = readFileSync(new URL('./observeRecrawl-2.lua', import.meta.url), 'utf8');
 /**
  * Rows per script call: a script blocks Redis while it runs (a few µs a row), so a big batch
  * into few shards is cut in slices that keep each call to a few milliseconds.
@@ -32,9 +29,9 @@ type UrlMeta = z.infer<typeof metaSchema>;
 
 /**
  * Where the schedule lives: the frontier's shards and keys (or, for a frontier rebuild, keys of
- * the same shards under a scratch prefix).
+ * the same shards under a scratch prefix), and the frontier's scripts that write it.
  */
-export type ScheduleLayout = Pick<Frontier, 'shards' | 'shardOf' | 'keys'>;
+export type ScheduleLayout = Pick<Frontier, 'shards' | 'shardOf' | 'keys' | 'recrawl'>;
 
 /** What `observe` reads of a fetch row. */
 export type ObservedRow = Pick<
@@ -72,9 +69,6 @@ export interface RecrawlState {
  * Memory: about 300 bytes per scheduled URL (the hash entry dominates).
  */
 export class RecrawlStore {
-  /** observeRecrawl-2.lua on this client (EVALSHA, loaded again on NOSCRIPT). */
-  private readonly script: (...args: string[]) => Promise<unknown>;
-
   constructor(
     private readonly redis: RedisClient,
     private readonly frontier: ScheduleLayout,
@@ -85,21 +79,15 @@ export class RecrawlStore {
      * change least — leave the schedule (they are not re-crawled unless found again).
      */
     private readonly maxUrls = 0,
-  ) {
-    redis.defineCommand(OBSERVE_COMMAND, { numberOfKeys: 2, lua: OBSERVE_LUA });
-    const fn = (redis as unknown as Record<string, (...a: string[]) => Promise<unknown>>)[
-      OBSERVE_COMMAND
-    ];
-    if (!fn) throw new Error(`script ${OBSERVE_COMMAND} was not defined`);
-    this.script = (...args) => fn.apply(redis, args);
-  }
+  ) {}
 
   /**
    * Updates the schedule from fetch rows: a capture (200 with a record, or a 304) sets the next
    * interval by the change model; a 404/410 drops the URL; other answers leave it as it was
    * (errors are retried by the frontier, redirects are scheduled at their target).
    *
-   * One script call per shard (observeRecrawl-2.lua, up to {@link OPS_PER_CALL} rows a call),
+   * One script call per shard (the frontier's observeRecrawl-2.lua through
+   * `frontier.recrawl.observe`, up to {@link OPS_PER_CALL} rows a call),
    * the shards at once: each call reads and writes its rows atomically, in row order, so a row
    * sees what the rows before it wrote, and two batches stored at once cannot lose each other's
    * updates of a URL.
@@ -132,21 +120,19 @@ export class RecrawlStore {
       if (ops) ops.push(op);
       else perShard.set(shard, [op]);
     }
-    const bounds = [this.bounds.minMs, this.bounds.maxMs, this.bounds.initialMs].map(String);
-    const shardCap = String(this.maxUrls > 0 ? Math.ceil(this.maxUrls / this.frontier.shards) : 0);
+    const { keys, recrawl } = this.frontier;
+    const shardCap = this.maxUrls > 0 ? Math.ceil(this.maxUrls / this.frontier.shards) : 0;
     const counts = await Promise.all(
       [...perShard].map(async ([shard, ops]) => {
-        const keys = [this.frontier.keys.recrawlDue(shard), this.frontier.keys.recrawlMeta(shard)];
         let scheduled = 0;
         // In order within the shard: a later call may depend on what an earlier one wrote.
         for (let from = 0; from < ops.length; from += OPS_PER_CALL)
-          scheduled += Number(
-            await this.script(
-              ...keys,
-              ...bounds,
-              opsJson(ops.slice(from, from + OPS_PER_CALL)),
-              shardCap,
-            ),
+          scheduled += await recrawl.observe(
+            shard,
+            opsJson(ops.slice(from, from + OPS_PER_CALL)),
+            this.bounds,
+            shardCap,
+            keys,
           );
         return scheduled;
       }),
@@ -231,7 +217,10 @@ export class RecrawlStore {
   }
 }
 
-/** One row for observeRecrawl-2.lua: a drop, or a capture (see the script for the fields). */
+/**
+ * One row for observeRecrawl-2.lua (packages/frontier/src/commands): a drop, or a capture (see
+ * the script for the fields).
+ */
 type ObserveOp =
   | ['d', string]
   | ['c', string, string, number, string, string, number, string, string, string, string, string];

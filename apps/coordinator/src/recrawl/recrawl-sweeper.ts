@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Frontier } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
+import { bullPrefix } from '../keys';
 import type { RecrawlStore } from './recrawl-store';
 
 export interface SweepResult {
@@ -45,7 +46,7 @@ export class RecrawlSweeper {
    * (`{prefix:bull}`), as it needs on a Redis Cluster.
    */
   async start(redisUrl: string, prefix: string, everyMs: number): Promise<void> {
-    const opts = { connection: redisOptions(redisUrl), prefix: `{${prefix}:bull}` };
+    const opts = { connection: redisOptions(redisUrl), prefix: bullPrefix(prefix) };
     this.queue = new Queue('recrawl', opts);
     this.everyMs = everyMs;
     await this.reschedule();

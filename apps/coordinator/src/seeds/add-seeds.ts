@@ -1,5 +1,5 @@
 import { isSitemapUrl } from '@crawler/domain/sitemaps';
-import { normalizeUrl, urlFingerprint, hostOf } from '@crawler/domain/url';
+import { frontierEntry } from '@crawler/domain/url';
 import type { Frontier } from '@crawler/frontier';
 import type { NewSeed, SeedRepository } from '../db/seed-repository';
 import type { Store } from '../db/store';
@@ -28,18 +28,9 @@ export async function addSeeds(
   const rejected: AddSeedsOutput['rejected'] = [];
   const valid = new Map<string, NewSeed>();
   input.urls.forEach((url, index) => {
-    const n = normalizeUrl(url.trim());
+    const n = frontierEntry(url.trim());
     if (!n.ok) rejected.push({ index, url, reason: n.reason, detail: n.detail });
-    else {
-      const urlFp = urlFingerprint(n.url);
-      valid.set(urlFp, {
-        url: n.url,
-        urlFp,
-        host: hostOf(n.url),
-        priority: input.priority,
-        source,
-      });
-    }
+    else valid.set(n.entry.urlFp, { ...n.entry, priority: input.priority, source });
   });
   const seeds = [...valid.values()];
   const list = input.list ?? null;

@@ -5,6 +5,7 @@ import type { SeedRepository } from '../db/seed-repository';
 import type { RecrawlStore } from '../recrawl/recrawl-store';
 import { isAlive, readHeartbeats } from '../agents/heartbeats';
 import { qualityCounters } from '../urls/host-quality-reader';
+import { readFetchTotals } from './fetch-totals';
 
 /** Open leases read per shard to split them by holder (far above agents × AGENT_MAX_HOSTS). */
 const MAX_LEASES_READ = 100_000;
@@ -77,7 +78,8 @@ export async function getStats(
 ): Promise<Stats> {
   const [f, fetches, recent, seeds, beats, leases, freshness, quality] = await Promise.all([
     deps.frontier.stats(),
-    deps.analytics.fetchStats(),
+    // fetchStats()'s totals, re-reading only the days whose rows changed (fetch-totals.ts).
+    readFetchTotals(deps.analytics),
     deps.analytics.queryJson<{ n: number | string }>(RECENT_SQL, {
       from: now - RATE_WINDOW_S * 1000,
       to: now,
@@ -104,7 +106,15 @@ export async function getStats(
       seenFalsePositiveRate: f.seenFalsePositiveRate,
       deadLetters: f.deadLetters,
     },
-    fetches: { ...fetches, pagesPerSecond },
+    fetches: {
+      total: fetches.total,
+      ok: fetches.ok,
+      errors: fetches.errors,
+      robotsDenied: fetches.robotsDenied,
+      bytes: fetches.bytes,
+      pagesPerSecond,
+      statusMix: fetches.statusMix,
+    },
     seeds: { total: seeds },
     agents: {
       alive,

@@ -2,46 +2,56 @@ import type { AnalyticsStore } from '@crawler/analytics';
 import { SERIES_WINDOWS, statsSeriesInput, type StatsSeries } from './stats-series.types';
 
 /*
- * Two sources, the same answer:
+ * Three sources, the same answer:
  * - windows whose buckets are whole minutes (1 h, 6 h, 24 h) read the per-minute rollups of
  *   migration 008: `fetches_per_minute` (one row per minute and error code instead of every
  *   fetch: sums, t-digest states merged per bucket, error codes from the rows' key) and
  *   `fetch_simhashes_per_minute` (near duplicates: narrow, time-sorted, SimHash as 64 bits);
- * - the 15 m window (15 s buckets) scans `fetches` FINAL: one scan of the window for the buckets
- *   (error codes summed per bucket with sumMap), one for near duplicates. `fetches` is ordered
- *   by (host, fetched_at, url_fp) and partitioned by day, so a time filter prunes partitions
- *   and granules by the min/max index of fetched_at. FINAL collapses rows replayed by the
- *   at-least-once ingest; duplicates never span partitions, so it merges within each.
+ * - the 15 m window (15 s buckets) reads `fetch_timeline` FINAL (migration 009): every fetch,
+ *   sorted by time, so the window is a few granules: one scan of it for the buckets (error
+ *   codes summed per bucket with sumMap), one for near duplicates. FINAL collapses rows
+ *   replayed by the at-least-once ingest; duplicates never span partitions (days), so it
+ *   merges within each;
+ * - `fetches` itself, FINAL, the reference the other two are tested against: sorted by host
+ *   first, a time range there prunes only by partition, so a window reads the whole day so far.
  * The rollups are fed by materialized views, which see every insert: a batch replayed after a
- * coordinator crash is counted twice there (see the migration), while `fetches` FINAL counts it
- * once. Near duplicates were already read without FINAL, so they agree on both paths.
- * Measured with 1M rows in the last 24 h (embedded chdb): see docs/ARCHITECTURE.md.
+ * coordinator crash is counted twice there (see the migration), while a FINAL read counts it
+ * once. Near duplicates were already read without FINAL, so they agree on every path.
+ * Measured with 1M rows in the last 24 h (embedded chdb): see docs/ARCHITECTURE.md and
+ * docs/BENCHMARKS.md (console).
  */
 const WINDOW = `fetched_at >= fromUnixTimestamp64Milli({from:Int64}) AND error_code != 'robots_denied'`;
 
-const BUCKETS_SQL = `
+/** The buckets' query over a table of fetches; `duplicate` says a row is an exact duplicate. */
+const bucketsSql = (table: string, duplicate: string) => `
 SELECT toUnixTimestamp(toStartOfInterval(fetched_at, INTERVAL {b:UInt32} SECOND)) * 1000 AS t,
        count() AS pages, sum(bytes) AS bytes,
        countIf(status BETWEEN 200 AND 299) AS s2xx, countIf(status BETWEEN 300 AND 399) AS s3xx,
        countIf(status BETWEEN 400 AND 499) AS s4xx, countIf(status BETWEEN 500 AND 599) AS s5xx,
        countIf(status = 0 OR status >= 500) AS errors,
        quantilesTDigest(0.5, 0.95, 0.99)(fetch_ms) AS q,
-       countIf(duplicate_of != '') AS duplicates,
+       countIf(${duplicate}) AS duplicates,
        sumMapIf([error_code], [toUInt64(1)], error_code != '') AS codes
-FROM fetches FINAL WHERE ${WINDOW}
+FROM ${table} FINAL WHERE ${WINDOW}
 GROUP BY t ORDER BY t
 SETTINGS do_not_merge_across_partitions_select_final = 1`;
 
 // SimHash equal, body different: a near duplicate at distance 0 (a cheap lower bound of the
-// Hamming-distance ≤ 3 rule the agent applies).
-const NEAR_SQL = `
+// Hamming-distance ≤ 3 rule the agent applies). `body` names the body (its hash, or a hash
+// of it: bodies are only compared for equality).
+const nearSql = (table: string, original: string, body: string) => `
 SELECT toUnixTimestamp(toStartOfInterval(fetched_at, INTERVAL {b:UInt32} SECOND)) * 1000 AS t,
        count() AS n
-FROM fetches
-WHERE ${WINDOW} AND simhash != '' AND duplicate_of = '' AND simhash IN (
-  SELECT simhash FROM fetches WHERE ${WINDOW} AND simhash != ''
-  GROUP BY simhash HAVING min(content_hash) != max(content_hash))
+FROM ${table}
+WHERE ${WINDOW} AND simhash != '' AND ${original} AND simhash IN (
+  SELECT simhash FROM ${table} WHERE ${WINDOW} AND simhash != ''
+  GROUP BY simhash HAVING min(${body}) != max(${body}))
 GROUP BY t`;
+
+const BUCKETS_SQL = bucketsSql('fetches', `duplicate_of != ''`);
+const NEAR_SQL = nearSql('fetches', `duplicate_of = ''`, 'content_hash');
+const TIMELINE_BUCKETS_SQL = bucketsSql('fetch_timeline', 'duplicate');
+const TIMELINE_NEAR_SQL = nearSql('fetch_timeline', 'NOT duplicate', 'body');
 
 // The same two queries over the per-minute rollups. The window starts on a bucket boundary,
 // a whole minute, so `minute >= from` selects exactly the fetches `fetched_at >= from` does.
@@ -67,8 +77,17 @@ WHERE ${MINUTES} AND simhash_bits IN (
   GROUP BY simhash_bits HAVING min(min_body) != max(max_body))
 GROUP BY t`;
 
-/** Where the series is read from: `auto` takes the rollups whenever the buckets allow. */
-export type SeriesSource = 'auto' | 'fetches' | 'rollup';
+/**
+ * Where the series is read from: `auto` takes the rollups whenever the buckets allow, else
+ * `timeline`; `fetches` is the reference.
+ */
+export type SeriesSource = 'auto' | 'fetches' | 'rollup' | 'timeline';
+
+const QUERIES = {
+  fetches: [BUCKETS_SQL, NEAR_SQL],
+  rollup: [ROLLUP_BUCKETS_SQL, ROLLUP_NEAR_SQL],
+  timeline: [TIMELINE_BUCKETS_SQL, TIMELINE_NEAR_SQL],
+} as const;
 
 type Num = number | string;
 
@@ -101,18 +120,13 @@ export async function statsSeries(
   const wholeMinutes = bucketS % 60 === 0;
   if (source === 'rollup' && !wholeMinutes)
     throw new Error(`the ${window} window's ${bucketS} s buckets are not whole minutes`);
-  const rollup = source === 'rollup' || (source === 'auto' && wholeMinutes);
+  const [bucketsQuery, nearQuery] =
+    QUERIES[source !== 'auto' ? source : wholeMinutes ? 'rollup' : 'timeline'];
   const params = { from: firstBucket, from_s: firstBucket / 1000, b: bucketS };
   // One after the other: the embedded engine runs queries in one process, and two at once
   // were slower than both in turn (measured, bench-stats-series.ts).
-  const rows = await deps.analytics.queryJson<BucketRaw>(
-    rollup ? ROLLUP_BUCKETS_SQL : BUCKETS_SQL,
-    params,
-  );
-  const near = await deps.analytics.queryJson<{ t: Num; n: Num }>(
-    rollup ? ROLLUP_NEAR_SQL : NEAR_SQL,
-    params,
-  );
+  const rows = await deps.analytics.queryJson<BucketRaw>(bucketsQuery, params);
+  const near = await deps.analytics.queryJson<{ t: Num; n: Num }>(nearQuery, params);
   const codes = new Map<string, number>();
   for (const r of rows)
     r.codes[0].forEach((c, i) => codes.set(c, (codes.get(c) ?? 0) + Number(r.codes[1][i])));

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { compileFastCheck, fetchRowSchema, type FetchRow } from '@crawler/analytics';
 import { telemetryRowSchema } from '@crawler/domain/messages';
-import { toFetchRow } from './ingest-telemetry';
+import { checkTelemetryRow } from './ingest-telemetry';
 
-// The ingest builds fetch rows itself for rows that passed the compiled check (no zod output to
-// start from): the result must be what zod's output gave before, field for field.
+// The ingest passes a row that passed the compiled check on as it came (no zod output to start
+// from): it must be stored as zod's output would be, field for field.
 const row = {
   url_fp: '0123456789abcdef',
   url: 'https://a.example/x',
@@ -41,13 +42,16 @@ const defaulted = [
   'simhash',
 ] as const;
 
-describe('toFetchRow', () => {
+describe('checkTelemetryRow', () => {
   const viaZod = (c: unknown) => {
     const data = telemetryRowSchema.parse(c);
     return { ...data, fetched_at: new Date(data.fetched_at) };
   };
+  /** The row as the table stores it: the table's schema fills what was left to defaults. */
+  const stored = (r: FetchRow) => fetchRowSchema.parse(r);
+  const isFetchRow = compileFastCheck(fetchRowSchema);
 
-  it('gives what zod gave, for a full row, a row with extra keys and rows missing defaults', () => {
+  it('is stored as zod gave it, for a full row, a row with extra keys and rows missing defaults', () => {
     const cases: Record<string, unknown>[] = [row, { ...row, extra: 'x', another: 1 }];
     for (const key of defaulted) {
       const c: Record<string, unknown> = { ...row };
@@ -57,7 +61,17 @@ describe('toFetchRow', () => {
     const bare: Record<string, unknown> = { ...row };
     for (const key of defaulted) delete bare[key];
     cases.push(bare);
-    for (const c of cases)
-      expect(toFetchRow(c as Parameters<typeof toFetchRow>[0])).toStrictEqual(viaZod(c));
+    for (const c of cases) {
+      const checked = checkTelemetryRow(c);
+      if (Array.isArray(checked)) throw new Error('refused a valid row');
+      expect(isFetchRow?.(checked)).toBe(true);
+      expect(stored(checked)).toStrictEqual(viaZod(c));
+    }
+  });
+
+  it('gives the issues of a row the schema refuses', () => {
+    const issues = checkTelemetryRow({ ...row, status: 1200 });
+    expect(Array.isArray(issues) && issues.map((i) => i.path.join('.'))).toEqual(['status']);
+    expect(Array.isArray(checkTelemetryRow('row'))).toBe(true);
   });
 });

@@ -6,7 +6,11 @@ import {
   type AnalyticsStore,
   type FetchRow,
 } from '@crawler/analytics';
-import { telemetryRowSchema, telemetryStreamKey } from '@crawler/domain/messages';
+import {
+  telemetryRowSchema,
+  telemetryStreamKey,
+  type TelemetryRowInput,
+} from '@crawler/domain/messages';
 import type { RedisClient } from '@crawler/adapters/redis';
 import type { Logger } from '@crawler/adapters/log';
 import { StreamGroupReader, type StreamEntry } from '@crawler/adapters/streams';
@@ -27,8 +31,6 @@ const LINGER_MS = 1000;
  * was the ingest's largest JavaScript cost); rows it refuses go through zod, for the error.
  */
 const isTelemetryRow = compileFastCheck(telemetryRowSchema);
-/** A telemetry row as it may come (fields with a default may be absent). */
-type TelemetryInput = z.input<typeof telemetryRowSchema>;
 
 /**
  * Drains the agents' telemetry stream into ClickHouse in batches, at least once: entries are
@@ -86,15 +88,11 @@ export class TelemetryIngest extends BatchIngest<StreamEntry[]> {
     for (const { id, fields } of entries) {
       const at = fields.indexOf('rows');
       for (const candidate of safeJsonArray(at >= 0 ? (fields[at + 1] ?? '[]') : '[]')) {
-        if (isTelemetryRow?.(candidate)) {
-          rows.push(toFetchRow(candidate as TelemetryInput));
-          continue;
-        }
-        const parsed = telemetryRowSchema.safeParse(candidate);
-        if (parsed.success) rows.push(toFetchRow(parsed.data));
+        const row = checkTelemetryRow(candidate);
+        if (!Array.isArray(row)) rows.push(row);
         else {
           this.rejected++;
-          this.log.warn({ id, issues: parsed.error.issues.slice(0, 3) }, 'telemetry row rejected');
+          this.log.warn({ id, issues: row.slice(0, 3) }, 'telemetry row rejected');
         }
       }
     }
@@ -131,36 +129,19 @@ export class TelemetryIngest extends BatchIngest<StreamEntry[]> {
 }
 
 /**
- * A valid telemetry row (zod's output, or a row that passed the compiled check, whose defaulted
- * fields may be absent) as a fetch row: its own fields only, defaults filled as the schema's.
+ * A telemetry row as the fetch row it is stored as (the message, its time as a Date), or the
+ * schema's issues. A row that passes the compiled check goes on as it came (fields with a
+ * default may be absent: the insert fills them, as zod would have); others go through zod.
  */
-export function toFetchRow(r: TelemetryInput): FetchRow {
-  return {
-    url_fp: r.url_fp,
-    url: r.url,
-    host: r.host,
-    fetched_at: new Date(r.fetched_at),
-    status: r.status,
-    error_code: r.error_code,
-    bytes: r.bytes,
-    fetch_ms: r.fetch_ms,
-    content_type: r.content_type,
-    content_hash: r.content_hash,
-    depth: r.depth,
-    agent_id: r.agent_id,
-    warc_key: r.warc_key,
-    warc_offset: r.warc_offset,
-    warc_length: r.warc_length,
-    redirect_to: r.redirect_to,
-    record_type: r.record_type ?? '',
-    record_id: r.record_id ?? '',
-    payload_digest: r.payload_digest ?? '',
-    etag: r.etag ?? '',
-    last_modified: r.last_modified ?? '',
-    change: r.change ?? '',
-    duplicate_of: r.duplicate_of ?? '',
-    simhash: r.simhash ?? '',
-  };
+export function checkTelemetryRow(candidate: unknown): FetchRow | z.core.$ZodIssue[] {
+  let row: TelemetryRowInput;
+  if (isTelemetryRow?.(candidate)) row = candidate as TelemetryRowInput;
+  else {
+    const parsed = telemetryRowSchema.safeParse(candidate);
+    if (!parsed.success) return parsed.error.issues;
+    row = parsed.data;
+  }
+  return { ...row, fetched_at: new Date(row.fetched_at) };
 }
 
 function safeJsonArray(raw: string): unknown[] {

@@ -1,7 +1,7 @@
 import type { Frontier } from '@crawler/frontier';
 import type { AnalyticsStore } from '@crawler/analytics';
 import { checkTrapRules } from '@crawler/domain/traps';
-import { normalizeUrl, urlFingerprint } from '@crawler/domain/url';
+import { frontierEntry } from '@crawler/domain/url';
 import { isoOfClickhouse } from '../clickhouse/clickhouse-time';
 import type { HostPolicyRepository } from '../db/host-policy-repository';
 import { inspectUrlInput, type HistoryRow, type UrlInspection } from './inspect-url.types';
@@ -66,11 +66,9 @@ const PAGE_TEXT_CHARS = 20_000;
  */
 export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<UrlInspection> {
   const input = inspectUrlInput.parse(raw);
-  const n = normalizeUrl(input.url);
+  const n = frontierEntry(input.url);
   if (!n.ok) throw new Error('unreachable: the schema normalizes the URL');
-  const url = n.url;
-  const host = n.host;
-  const fp = urlFingerprint(url);
+  const { url, urlFp: fp, host } = n.entry;
   const [rows, pages, policy, live, state, [seen], dead, recrawl, quality] = await Promise.all([
     deps.analytics.queryJson<Raw>(HISTORY_SQL, { host, fp }),
     deps.analytics.listPages(fp, 1),

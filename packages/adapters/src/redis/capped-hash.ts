@@ -19,6 +19,15 @@ export interface CappedHashKeys {
 }
 
 /**
+ * The keys of a shard whose first generation is `base` (`<base>:gen`, `<base>`, `<base>:b`):
+ * `base` carries the shard's hash tag, so all three share its slot. The first generation is the
+ * key a plain hash would have had, so an index that was one hash becomes a capped one in place.
+ */
+export function cappedHashKeys(base: string): CappedHashKeys {
+  return { flag: `${base}:gen`, a: base, b: `${base}:b` };
+}
+
+/**
  * A Redis hash bounded by size with recency: each shard is two generations of at most
  * `perGeneration` fields. Writes go to the current generation; a read that finds a field only
  * in the older one copies it forward. When the current one is full the older is deleted and

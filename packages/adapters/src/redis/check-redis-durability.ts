@@ -1,3 +1,4 @@
+import { CrawlerError } from '@crawler/domain/errors';
 import { Cluster, type Redis } from 'ioredis';
 import type { Logger } from '../log';
 import type { RedisClient } from './connect-redis';
@@ -30,8 +31,9 @@ const FIX =
  * it and the crawl silently stops), or its eviction policy may drop frontier keys when full.
  * The message names every node and problem, and the fix.
  */
-export class RedisNotDurableError extends Error {
+export class RedisNotDurableError extends CrawlerError {
   readonly code = 'REDIS_NOT_DURABLE';
+  readonly retry = 'give_up';
   constructor(readonly problems: ReadonlyArray<{ node: string; problem: RedisDurabilityProblem }>) {
     super(
       `Redis would lose the crawl's frontier:\n${problems

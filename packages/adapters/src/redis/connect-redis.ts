@@ -1,3 +1,4 @@
+import { CrawlerError } from '@crawler/domain/errors';
 import { redactUrl } from '../log';
 import { Cluster, Redis } from 'ioredis';
 
@@ -5,8 +6,9 @@ import { Cluster, Redis } from 'ioredis';
 export type RedisClient = Redis | Cluster;
 
 /** Raised at start-up when Redis does not answer; says where and how to start it. */
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends CrawlerError {
   readonly code = 'REDIS_UNAVAILABLE';
+  readonly retry = 'backoff';
   constructor(url: string, cause: unknown) {
     super(
       `Redis is not reachable at ${redactUrl(url)} (${cause instanceof Error ? cause.message : String(cause)}). ` +

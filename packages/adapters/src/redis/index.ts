@@ -5,6 +5,7 @@ export {
   type RedisDurabilityProblem,
   type RedisNodeDurability,
 } from './check-redis-durability';
-export { CappedHash, type CappedHashKeys } from './capped-hash';
+export { CappedHash, cappedHashKeys, type CappedHashKeys } from './capped-hash';
 export { deleteKeysWithPrefix } from './delete-keys-with-prefix';
 export { scanKeys } from './scan-keys';
+export { redisErrorCode } from './redis-error-code';

@@ -1,3 +1,5 @@
+import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
+
 /** Stable codes of {@link StorageError}: branch on these, never on the message. */
 export type StorageErrorCode =
   /** openObjectStore options failed validation. */
@@ -28,8 +30,9 @@ export type StorageErrorCode =
   | 'STORAGE_FAILED';
 
 /** The one error type of the object store; the backend's error, if any, is the `cause`. */
-export class StorageError extends Error {
+export class StorageError extends CrawlerError {
   override readonly name = 'StorageError';
+  readonly retry: RetryClass;
 
   constructor(
     readonly code: StorageErrorCode,
@@ -37,5 +40,7 @@ export class StorageError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.retry =
+      code === 'STORAGE_UNAVAILABLE' ? 'backoff' : code === 'STORAGE_FAILED' ? 'retry' : 'give_up';
   }
 }

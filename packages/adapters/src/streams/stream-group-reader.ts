@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RedisClient } from '../redis';
+import { redisErrorCode, type RedisClient } from '../redis';
 import {
   pairsToObject,
   parseAutoclaimReply,
@@ -114,8 +114,7 @@ export class StreamGroupReader {
             'MKSTREAM',
           );
         } catch (err) {
-          // Redis reports an existing group only through its message.
-          if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+          if (redisErrorCode(err) !== 'BUSYGROUP') throw err; // the group exists already
         }
       }),
     );

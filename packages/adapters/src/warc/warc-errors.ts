@@ -1,3 +1,5 @@
+import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
+
 /** Stable codes of {@link WarcError}: branch on these, never on the message. */
 export type WarcErrorCode =
   /** Options failed validation. */
@@ -17,8 +19,10 @@ export type WarcErrorCode =
   | 'WARC_BAD_RECORD';
 
 /** The one error type of the WARC module. */
-export class WarcError extends Error {
+export class WarcError extends CrawlerError {
   override readonly name = 'WarcError';
+  /** A failed write may succeed on the writer's next file; an unavailable writer needs time. */
+  readonly retry: RetryClass;
 
   constructor(
     readonly code: WarcErrorCode,
@@ -26,5 +30,7 @@ export class WarcError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.retry =
+      code === 'WARC_WRITE_FAILED' ? 'retry' : code === 'WARC_UNAVAILABLE' ? 'backoff' : 'give_up';
   }
 }

@@ -5,11 +5,10 @@ import type { AgentResources } from '../agent-resources';
 import type { HttpResponse } from '../fetch/http-client';
 import {
   archiveResponse,
-  responseFields,
-  telemetryRow,
   type ArchivedResponse,
   type ArchivePlan,
 } from '../lease/archive-response';
+import { responseFields, telemetryRow } from '../telemetry/telemetry-row';
 
 /**
  * The code of a fetch whose WARC record could not be written (disk full, I/O error): its

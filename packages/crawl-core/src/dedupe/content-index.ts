@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CappedHash, type RedisClient } from '@crawler/adapters/redis';
+import { contentIndexKeys } from '../keys';
 
 /** The first capture of a body, as the content index keeps it: enough for a WARC revisit. */
 export interface ContentOrigin {
@@ -57,10 +58,7 @@ export class ContentIndex {
   ) {
     this.hash = new CappedHash(
       redis,
-      (shard) => {
-        const a = `${this.prefix}:content:{${shard}}`;
-        return { flag: `${a}:gen`, a, b: `${a}:b` };
-      },
+      (shard) => contentIndexKeys(this.prefix, shard),
       Math.max(1, Math.ceil(maxBodies / (2 * SHARDS))),
     );
   }

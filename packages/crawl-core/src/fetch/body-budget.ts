@@ -1,9 +1,11 @@
+import { CrawlerError } from '@crawler/domain/errors';
 /** Default of AGENT_BODY_BUDGET_BYTES: decoded response bodies one agent holds at once. */
 export const DEFAULT_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
 
 /** Raised when a wait for budget is aborted (the request's deadline passed). */
-export class BodyBudgetAbort extends Error {
+export class BodyBudgetAbort extends CrawlerError {
   readonly code = 'BODY_BUDGET_ABORTED';
+  readonly retry = 'retry';
 }
 
 interface Waiter {

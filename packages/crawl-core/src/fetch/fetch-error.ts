@@ -1,6 +1,9 @@
+import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
+
 /**
  * Fetch errors carry a stable code and say what the crawl loop should do about them: retry soon,
- * back off the host, or give up on the URL. Callers branch on `code`, never on the message.
+ * back off the host, or give up on the URL. Callers branch on `reason` (these values, which
+ * telemetry records as `error_code`), `code` or `retry`, never on the message.
  */
 export type FetchErrorCode =
   | 'dns_not_found'
@@ -15,9 +18,7 @@ export type FetchErrorCode =
   | 'network'
   | 'bad_url';
 
-export type FetchErrorAction = 'retry' | 'backoff' | 'give_up';
-
-const ACTIONS: Record<FetchErrorCode, FetchErrorAction> = {
+const RETRY: Record<FetchErrorCode, RetryClass> = {
   dns_not_found: 'give_up',
   dns_failure: 'backoff',
   private_address: 'give_up',
@@ -31,13 +32,16 @@ const ACTIONS: Record<FetchErrorCode, FetchErrorAction> = {
   bad_url: 'give_up',
 };
 
-export class FetchError extends Error {
-  readonly action: FetchErrorAction;
+export class FetchError extends CrawlerError {
+  /** `reason` in UPPER_SNAKE_CASE: `FETCH_DNS_NOT_FOUND`, … */
+  readonly code: `FETCH_${Uppercase<FetchErrorCode>}`;
+  readonly retry: RetryClass;
   constructor(
-    readonly code: FetchErrorCode,
+    readonly reason: FetchErrorCode,
     message: string,
   ) {
-    super(`${code}: ${message}`);
-    this.action = ACTIONS[code];
+    super(`${reason}: ${message}`);
+    this.code = `FETCH_${reason.toUpperCase() as Uppercase<FetchErrorCode>}`;
+    this.retry = RETRY[reason];
   }
 }

@@ -92,7 +92,7 @@ async function fetchError(p: Promise<HttpResponse>): Promise<FetchError> {
 }
 
 function expectCode(err: FetchError, code: FetchErrorCode): void {
-  expect(err.code, err.message).toBe(code);
+  expect(err.reason, err.message).toBe(code);
   expect(err.message.startsWith(`${code}:`)).toBe(true);
 }
 
@@ -169,7 +169,7 @@ describe('HttpClient: hostile bodies', () => {
       expect(res.fetchMs).toBeGreaterThanOrEqual(900);
     } catch (err) {
       if (!(err instanceof FetchError)) throw err;
-      outcome = err.code;
+      outcome = err.reason;
     }
     const elapsed = performance.now() - started;
     for (const t of timers) clearInterval(t);
@@ -256,7 +256,7 @@ describe('HttpClient: connection failures', () => {
     const started = performance.now();
     const err = await fetchError(client.get(`${server.url}/silent`));
     expectCode(err, 'first_byte_timeout');
-    expect(err.action).toBe('backoff');
+    expect(err.retry).toBe('backoff');
     expect(performance.now() - started).toBeLessThan(3000);
     expect(server.requests).toHaveLength(1);
   });
@@ -268,7 +268,7 @@ describe('HttpClient: connection failures', () => {
     servers.splice(servers.indexOf(probe), 1);
     const err = await fetchError(makeClient().get(`http://127.0.0.1:${port}/`));
     expectCode(err, 'connect_refused');
-    expect(err.action).toBe('backoff');
+    expect(err.retry).toBe('backoff');
   });
 
   it('gives headers_too_large for response headers over 64 KiB', async () => {
@@ -278,7 +278,7 @@ describe('HttpClient: connection failures', () => {
     });
     const err = await fetchError(makeClient().get(`${server.url}/`));
     expectCode(err, 'headers_too_large');
-    expect(err.action).toBe('give_up');
+    expect(err.retry).toBe('give_up');
   });
 });
 
@@ -296,8 +296,8 @@ describe('HttpClient: SSRF guard', () => {
     ];
     for (const url of spellings) {
       const err = await fetchError(client.get(url));
-      expect(err.code, url).toBe('private_address');
-      expect(err.action).toBe('give_up');
+      expect(err.reason, url).toBe('private_address');
+      expect(err.retry).toBe('give_up');
     }
     expect(server.requests).toHaveLength(0);
   });

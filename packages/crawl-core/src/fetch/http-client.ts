@@ -1,10 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { BodyBudget, type BodyReservation } from './body-budget';
+import { BodySink, Deadline, makeDecoder, SpeedFloor } from './http-client-body';
 import { FetchError } from './fetch-error';
 import type { NetworkGuard } from './network-guard';
 import { DnsError, type HostResolver } from './resolve-host';
@@ -51,12 +51,6 @@ export interface HttpResponse {
   ip: string | null;
 }
 
-/**
- * The agent's HTTP client: undici with one keep-alive connection per origin, per-phase timeouts,
- * an overall deadline (undici's bodyTimeout resets on every chunk, so a trickling server needs
- * one), decompression with the cap counted on decoded bytes (a gzip bomb stops at the cap), and
- * the SSRF guard applied to the address actually connected.
- */
 /** The most connections a host's policy may allow (host_policies.max_connections). */
 export const MAX_CONNECTIONS_PER_HOST = 16;
 
@@ -65,6 +59,12 @@ const FIRST_SLAB_BYTES = 64 * 1024;
 /** A growing reservation doubles, by at most this much a step. */
 const MAX_GROW_STEP_BYTES = 1024 * 1024;
 
+/**
+ * The agent's HTTP client: undici with one keep-alive connection per origin, per-phase timeouts,
+ * an overall deadline (undici's bodyTimeout resets on every chunk, so a trickling server needs
+ * one), decompression with the cap counted on decoded bytes (a gzip bomb stops at the cap), and
+ * the SSRF guard applied to the address actually connected.
+ */
 export class HttpClient {
   /** One connection per origin: politeness's default, enforced by the pool itself. */
   private readonly dispatcher: Agent;
@@ -108,7 +108,7 @@ export class HttpClient {
         },
         (err: unknown) =>
           callback(
-            err instanceof DnsError ? new FetchError(err.code, hostname) : (err as Error),
+            err instanceof DnsError ? new FetchError(err.reason, hostname) : (err as Error),
             '',
             4,
           ),
@@ -322,136 +322,6 @@ export class HttpClient {
     if (this.lastIp.size > 100_000) this.lastIp.clear();
     this.lastIp.set(host, ip);
   }
-}
-
-/**
- * A body's bytes as they arrive: straight into one buffer when its length is known up front
- * (identity encoding with Content-Length: undici never delivers more), else as chunks joined at
- * the end — the join briefly holds the body twice, which the known-length case avoids.
- */
-class BodySink {
-  private readonly whole: Buffer | null;
-  private readonly chunks: Buffer[] = [];
-  size = 0;
-
-  constructor(exact: number | null) {
-    // A whole ArrayBuffer of its own (not the pool's): the parse pool can move it to a worker.
-    this.whole = exact !== null && exact > 0 ? Buffer.allocUnsafeSlow(exact) : null;
-  }
-
-  add(chunk: Buffer): void {
-    if (this.whole) chunk.copy(this.whole, this.size);
-    else this.chunks.push(chunk);
-    this.size += chunk.length;
-  }
-
-  body(): Buffer {
-    if (!this.whole) return Buffer.concat(this.chunks, this.size);
-    return this.size === this.whole.length ? this.whole : this.whole.subarray(0, this.size);
-  }
-}
-
-/**
- * The overall deadline of one request: a timer that aborts `signal`, and that stops while the
- * agent itself holds the request up (waiting for body budget). One timer, cleared when the body
- * is in, rather than AbortSignal.timeout, whose timer (and signal) would outlive every fetch by
- * the whole deadline — thousands of live timers and signals at a few hundred fetches a second.
- */
-class Deadline {
-  private readonly controller = new AbortController();
-  readonly signal = this.controller.signal;
-  private timer: NodeJS.Timeout | null = null;
-  private armedAt = 0;
-
-  constructor(private remainingMs: number) {
-    this.arm();
-  }
-
-  /** Stops the clock. */
-  pause(): void {
-    if (this.timer === null) return;
-    clearTimeout(this.timer);
-    this.timer = null;
-    this.remainingMs -= performance.now() - this.armedAt;
-  }
-
-  /** Starts the clock again with the time that was left (at once when none was). */
-  resume(): void {
-    if (this.timer === null && !this.signal.aborted) this.arm();
-  }
-
-  clear(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  private arm(): void {
-    this.armedAt = performance.now();
-    this.timer = setTimeout(() => this.controller.abort(), Math.max(0, this.remainingMs));
-    this.timer.unref();
-  }
-}
-
-/**
- * curl's low-speed limit: over each window, at least `bytesPerS` on average, or the transfer is
- * too slow. Both wire bytes and decoded bytes count, and the faster of the two decides: a
- * trickle is slow in both, while a body that inflates slowly because the agent is busy (its
- * decoder holds the socket back) is not the server's slowness. Checked as chunks arrive; a
- * server that sends nothing at all is ended by the per-chunk body timeout instead.
- */
-class SpeedFloor {
-  private windowStart = performance.now();
-  private wire = 0;
-  private decoded = 0;
-  readonly enabled: boolean;
-
-  constructor(
-    private readonly bytesPerS: number,
-    private readonly windowMs: number,
-  ) {
-    this.enabled = bytesPerS > 0 && windowMs > 0;
-  }
-
-  addWire(bytes: number): void {
-    this.wire += bytes;
-  }
-
-  addDecoded(bytes: number): void {
-    this.decoded += bytes;
-  }
-
-  /** Starts a new window (after a pause that was not the server's). */
-  restart(): void {
-    this.windowStart = performance.now();
-    this.wire = 0;
-    this.decoded = 0;
-  }
-
-  tooSlow(): boolean {
-    if (!this.enabled) return false;
-    const elapsed = performance.now() - this.windowStart;
-    if (elapsed < this.windowMs) return false;
-    if ((Math.max(this.wire, this.decoded) * 1000) / elapsed < this.bytesPerS) return true;
-    this.windowStart += elapsed;
-    this.wire = 0;
-    this.decoded = 0;
-    return false;
-  }
-}
-
-/**
- * Decoded output comes in 64 KiB chunks (zlib's default is 16 KiB): a 10 MB body is 160 chunks
- * and event-loop turns rather than 640, which keeps a busy agent's big bodies within their
- * deadline and leaves the allocator fewer small buffers to fragment on.
- */
-const DECODED_CHUNK_BYTES = 64 * 1024;
-
-function makeDecoder(encoding: string) {
-  const opts = { chunkSize: DECODED_CHUNK_BYTES };
-  if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip(opts);
-  if (encoding === 'deflate') return createInflate(opts);
-  if (encoding === 'br') return createBrotliDecompress(opts);
-  return null;
 }
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Array<[string, string]> {

@@ -2,14 +2,20 @@ import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
 
-/** A resolver failure with a stable code for telemetry. */
-export class DnsError extends Error {
+/** A resolver failure: `reason` is what telemetry records (a FetchError's reason). */
+export class DnsError extends CrawlerError {
+  readonly code: 'DNS_NOT_FOUND' | 'DNS_FAILURE';
+  /** A name that does not exist will not soon; a failing resolver may recover. */
+  readonly retry: RetryClass;
   constructor(
-    readonly code: 'dns_not_found' | 'dns_failure',
+    readonly reason: 'dns_not_found' | 'dns_failure',
     host: string,
   ) {
-    super(`${code}: ${host}`);
+    super(`${reason}: ${host}`);
+    this.code = reason === 'dns_not_found' ? 'DNS_NOT_FOUND' : 'DNS_FAILURE';
+    this.retry = reason === 'dns_not_found' ? 'give_up' : 'backoff';
   }
 }
 
@@ -109,7 +115,7 @@ export class HostResolver {
       );
       this.remember(bare, {
         ips: [],
-        expiresAt: now + (error.code === 'dns_not_found' ? this.negativeTtlMs : 60_000),
+        expiresAt: now + (error.reason === 'dns_not_found' ? this.negativeTtlMs : 60_000),
         error,
       });
       throw error;

@@ -1,9 +1,10 @@
+import { blockRulesKey } from '@crawler/domain/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Frontier, type EnqueueUrl } from '@crawler/frontier';
 import { createLogger } from '@crawler/adapters/log';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 import { uniquePrefix } from '@crawler/testing';
-import { blockRulesKey, type BlockRule } from '@crawler/domain/traps';
+import { type BlockRule } from '@crawler/domain/traps';
 import { urlFingerprint } from '@crawler/domain/url';
 import { LiveBlockRules } from '../policy/live-block-rules';
 import { EnqueueBatcher } from './enqueue-batcher';

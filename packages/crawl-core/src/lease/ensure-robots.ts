@@ -5,7 +5,7 @@ import { FetchError } from '../fetch/fetch-error';
 import { headerValue, type HttpResponse } from '../fetch/http-client';
 import type { RobotsState } from '../robots/robots-cache';
 import type { HostPacer } from './host-pacer';
-import { telemetryRow } from './archive-response';
+import { telemetryRow } from '../telemetry/telemetry-row';
 import { archiveForTelemetry } from '../archive/warc-failure';
 import { isAddressRefusal, type AddressRefusal } from './lease-run';
 
@@ -78,14 +78,14 @@ export async function ensureRobots(
       pacer.done(performance.now() - started);
       r.telemetry.push(
         telemetryRow(r, base, {
-          error_code: err.code,
+          error_code: err.reason,
           fetch_ms: Math.round(performance.now() - started),
         }),
       );
       // Not a robots.txt outcome: none of the host's URLs can ever be fetched (robotsUnavailable).
-      if (hop === 0 && isAddressRefusal(err.code))
-        return { kind: 'disallow_all', failures: 0, refused: err.code };
-      return r.robots.record(origin, { error: /timeout/.test(err.code) ? 'timeout' : 'network' });
+      if (hop === 0 && isAddressRefusal(err.reason))
+        return { kind: 'disallow_all', failures: 0, refused: err.reason };
+      return r.robots.record(origin, { error: /timeout/.test(err.reason) ? 'timeout' : 'network' });
     } finally {
       if (held) r.http.releaseBody(held);
     }

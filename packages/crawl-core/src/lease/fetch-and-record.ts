@@ -1,4 +1,4 @@
-import { normalizeUrl, urlFingerprint, hostOf } from '@crawler/domain/url';
+import { frontierEntry } from '@crawler/domain/url';
 import type { LeasedUrl } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
 import { FetchError } from '../fetch/fetch-error';
@@ -7,13 +7,8 @@ import { parseRetryAfterMs } from '../fetch/parse-retry-after';
 import { enqueueSitemapEntries } from '../parse/enqueue-sitemap-entries';
 import { isSitemapDocument } from '../parse/is-sitemap-document';
 import type { HostPacer } from './host-pacer';
-import {
-  archiveResponse,
-  planArchive,
-  responseFields,
-  telemetryRow,
-  type ArchivedResponse,
-} from './archive-response';
+import { archiveResponse, planArchive, type ArchivedResponse } from './archive-response';
+import { responseFields, telemetryRow } from '../telemetry/telemetry-row';
 import { conditionalHeaders } from './conditional-headers';
 import { followHtml, type HtmlOutcome } from './follow-html';
 import { isAddressRefusal } from './lease-run';
@@ -85,15 +80,15 @@ async function fetchAndRecordHeld(
   } catch (err) {
     if (!(err instanceof FetchError)) throw err;
     pacer.done(performance.now() - started);
-    if (isAddressRefusal(err.code)) r.counters.addressRefused++;
+    if (isAddressRefusal(err.reason)) r.counters.addressRefused++;
     else r.counters.errors++;
     r.telemetry.push(
       telemetryRow(r, base, {
-        error_code: err.code,
+        error_code: err.reason,
         fetch_ms: Math.round(performance.now() - started),
       }),
     );
-    return err.action === 'give_up' ? GO_ON : { retry: { error: err.code, retryAfterMs: 0 } };
+    return err.retry === 'give_up' ? GO_ON : { retry: { error: err.reason, retryAfterMs: 0 } };
   }
   pacer.done(res.fetchMs);
   r.counters.fetched++;
@@ -129,24 +124,23 @@ async function fetchAndRecordHeld(
 
   if (res.status >= 300 && res.status < 400 && res.status !== 304) {
     const href = headerValue(res.headers, 'location');
-    const n = href ? normalizeUrl(href, entry.url) : null;
-    if (n?.ok) {
-      redirectTo = n.url;
+    const target = href ? frontierEntry(href, entry.url) : null;
+    if (target?.ok) {
+      const to = target.entry;
+      redirectTo = to.url;
       if (entry.redirects + 1 > r.config.FETCH_MAX_REDIRECTS) errorCode = 'redirect_limit';
       else {
         await r.links.add([
           {
-            url: n.url,
-            urlFp: urlFingerprint(n.url),
-            host: hostOf(n.url),
+            ...to,
             depth: entry.depth,
             redirects: entry.redirects + 1,
             source: 'redirect',
             // A redirect is no link hop; one to another host starts a new count.
-            hops: hostOf(n.url) === host ? entry.hops : 0,
+            hops: to.host === host ? entry.hops : 0,
           },
         ]);
-        r.http.prefetchDns([hostOf(n.url)]);
+        r.http.prefetchDns([to.host]);
       }
     } else errorCode = 'bad_redirect';
   } else if (bodyIsNews(archived) && isSitemapDocument(entry, res)) {

@@ -71,7 +71,7 @@ export async function followHtml(
   } catch (err) {
     if (!(err instanceof ParsePoolError)) throw err;
     const archived = already ?? (await archiveResponse(r, res, fetchedAt, entry.prior, plan!));
-    return { archived, html: { errorCode: `parse_${err.code}`, simhash: '', title: '' } };
+    return { archived, html: { errorCode: `parse_${err.reason}`, simhash: '', title: '' } };
   }
   const archived =
     already ??

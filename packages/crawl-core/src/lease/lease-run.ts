@@ -2,7 +2,7 @@ import type { HostLease, LeasedUrl } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
 import type { FetchErrorCode } from '../fetch/fetch-error';
 import type { TrapRule } from '@crawler/domain/traps';
-import { telemetryRow } from './archive-response';
+import { telemetryRow } from '../telemetry/telemetry-row';
 
 /** How a lease's URLs went: how many were processed, and why it stopped early, if it did. */
 export interface LeaseRun {
@@ -10,9 +10,9 @@ export interface LeaseRun {
   failure: { error: string; retryAfterMs: number } | null;
   parkReason?: string;
   extraDelayMs: number;
-  /** Concurrent runs only: time until the host's next turn, and its pace (ms). */
-  remainingMs?: number;
-  paceMs?: number;
+  /** When the run ended: time until the host's next turn, and its pace (ms). */
+  remainingMs: number;
+  paceMs: number;
 }
 
 /** When to stop starting requests: when one more could outlast the lease. */

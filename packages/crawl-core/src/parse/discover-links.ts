@@ -1,10 +1,8 @@
-import { normalizeUrl, urlFingerprint, hostOf, resolveBase } from '@crawler/domain/url';
+import { frontierEntry, hostOf, resolveBase } from '@crawler/domain/url';
 import { checkTrapRules, type TrapLimits } from '@crawler/domain/traps';
+import { MAX_PAGE_LINKS } from '@crawler/domain/messages';
 import type { EnqueueUrl } from '@crawler/frontier';
 import type { ExtractedPage } from './extracted-page';
-
-/** Out-links a feed message carries at most. */
-const MAX_OUTLINKS = 1000;
 
 export interface DiscoveredLinks {
   /** What to enqueue: new to this page, allowed by the trap rules and page-level nofollow. */
@@ -37,30 +35,27 @@ export function discoverLinks(
   const seen = new Set<string>();
   const childDepth = depth + 1;
   for (const link of page.links) {
-    const n = normalizeUrl(link.href, base, { maxLength: limits.maxUrlLength });
+    const n = frontierEntry(link.href, base, { maxLength: limits.maxUrlLength });
     if (!n.ok) {
       dropped[n.reason] = (dropped[n.reason] ?? 0) + 1;
       continue;
     }
-    const fp = urlFingerprint(n.url);
-    if (seen.has(fp)) continue;
-    seen.add(fp);
-    if (outlinks.length < MAX_OUTLINKS) outlinks.push({ url: n.url, nofollow: link.nofollow });
+    const { url, urlFp, host } = n.entry;
+    if (seen.has(urlFp)) continue;
+    seen.add(urlFp);
+    if (outlinks.length < MAX_PAGE_LINKS) outlinks.push({ url, nofollow: link.nofollow });
     if (page.nofollow) {
       dropped.meta_nofollow = (dropped.meta_nofollow ?? 0) + 1;
       continue;
     }
-    const host = n.host;
     const linkHops = host === pageHost ? hops + 1 : 0;
-    const trap = checkTrapRules(n.url, childDepth, limits, linkHops);
+    const trap = checkTrapRules(url, childDepth, limits, linkHops);
     if (trap) {
       dropped[trap] = (dropped[trap] ?? 0) + 1;
       continue;
     }
     urls.push({
-      url: n.url,
-      urlFp: fp,
-      host,
+      ...n.entry,
       depth: childDepth,
       source: 'link',
       hops: linkHops,

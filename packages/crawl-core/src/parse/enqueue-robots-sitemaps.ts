@@ -1,6 +1,6 @@
 import type { EnqueueUrl } from '@crawler/frontier';
 import { checkTrapRules, DEFAULT_TRAP_LIMITS } from '@crawler/domain/traps';
-import { normalizeUrl, urlFingerprint } from '@crawler/domain/url';
+import { frontierEntry } from '@crawler/domain/url';
 import type { AgentResources } from '../agent-resources';
 import { SITEMAP_LIMITS, SITEMAP_MIN_TIER } from './sitemap-limits';
 
@@ -19,12 +19,10 @@ export async function enqueueRobotsSitemaps(
   const limits = { ...DEFAULT_TRAP_LIMITS, maxDepth: r.settings.maxDepth() };
   const entries: EnqueueUrl[] = [];
   for (const raw of lines.slice(0, SITEMAP_LIMITS.maxRobotsSitemaps)) {
-    const n = normalizeUrl(raw, undefined, { maxLength: limits.maxUrlLength });
-    if (!n.ok || checkTrapRules(n.url, depth + 1, limits) !== null) continue;
+    const e = frontierEntry(raw, undefined, { maxLength: limits.maxUrlLength });
+    if (!e.ok || checkTrapRules(e.entry.url, depth + 1, limits) !== null) continue;
     entries.push({
-      url: n.url,
-      urlFp: urlFingerprint(n.url),
-      host: n.host,
+      ...e.entry,
       depth,
       priority: SITEMAP_MIN_TIER,
       source: 'sitemap-file',

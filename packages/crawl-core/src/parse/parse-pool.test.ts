@@ -114,7 +114,7 @@ describe('createParsePool', () => {
     try {
       const big = input(1, encode(samplePage(5, 10 * 1024 * 1024)));
       const err = await rejection(slow.parse(big, { timeoutMs: 20 }));
-      expect(err.code).toBe('timeout');
+      expect(err.reason).toBe('timeout');
       // The next parse waits for the replacement worker, then succeeds.
       const relaxed = await slow.parse(input(2, encode('<p>still alive</p>')));
       expect(relaxed.text).toBe('still alive');
@@ -130,10 +130,10 @@ describe('createParsePool', () => {
       const behind = Array.from({ length: 8 }, (_, i) =>
         pool.parse(input(10 + i, encode(`<p>page ${i}</p>`))).then(
           (p) => p.text,
-          (err: unknown) => (err instanceof ParsePoolError ? err.code : 'other'),
+          (err: unknown) => (err instanceof ParsePoolError ? err.reason : 'other'),
         ),
       );
-      expect((await rejection(big)).code).toBe('timeout');
+      expect((await rejection(big)).reason).toBe('timeout');
       for (const [i, outcome] of (await Promise.all(behind)).entries())
         expect([`page ${i}`, 'worker_failed']).toContain(outcome);
       expect((await pool.parse(input(99, encode('<p>after</p>')))).text).toBe('after');
@@ -147,7 +147,7 @@ describe('createParsePool', () => {
     const tight = createParsePool({ threads: 1, maxHeapMb: 16 });
     try {
       const big = input(1, encode(samplePage(6, 10 * 1024 * 1024)));
-      expect((await rejection(tight.parse(big))).code).toBe('worker_failed');
+      expect((await rejection(tight.parse(big))).reason).toBe('worker_failed');
       expect((await tight.parse(input(2, encode('<p>recovered</p>')))).text).toBe('recovered');
     } finally {
       await tight.close();
@@ -160,11 +160,11 @@ describe('createParsePool', () => {
     const queued = small.parse(input(2, encode(samplePage(2))));
     expect(small.queued).toBe(1);
     const closing = small.close();
-    expect((await rejection(queued)).code).toBe('closed');
+    expect((await rejection(queued)).reason).toBe('closed');
     expect((await first).title).toBe('Page 1 & friends');
     await closing;
     expect(small.threads).toBe(0);
-    expect((await rejection(small.parse(input(3, encode('<p>x</p>'))))).code).toBe('closed');
+    expect((await rejection(small.parse(input(3, encode('<p>x</p>'))))).reason).toBe('closed');
     await small.close();
   });
 

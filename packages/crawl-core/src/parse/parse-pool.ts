@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { workerFile } from '@crawler/adapters/workers';
+import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
 import type { ParsedPage, ParsePageInput } from './parse-page';
 import type { PageTaskInput, PageTaskResult } from './page-task';
 
-/** Stable codes of {@link ParsePoolError}. */
+/** Why a parse failed, as recorded (`parse_<reason>` is a page's error code). */
 export type ParsePoolErrorCode =
   /** The pool was closed before the page was parsed. */
   | 'closed'
@@ -13,16 +14,23 @@ export type ParsePoolErrorCode =
   /** The worker died under the parse (out of memory, crash); it was replaced. */
   | 'worker_failed';
 
-/** Why {@link ParsePool.parse} gave no page. Branch on `code`, never on the message. */
-export class ParsePoolError extends Error {
+/**
+ * Why {@link ParsePool.parse} gave no page. Branch on `code` (`PARSE_POOL_TIMEOUT`, …) or
+ * `reason`, never on the message. A closed pool's page may be parsed by the next agent.
+ */
+export class ParsePoolError extends CrawlerError {
   override readonly name = 'ParsePoolError';
+  readonly code: `PARSE_POOL_${Uppercase<ParsePoolErrorCode>}`;
+  readonly retry: RetryClass;
 
   constructor(
-    readonly code: ParsePoolErrorCode,
+    readonly reason: ParsePoolErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.code = `PARSE_POOL_${reason.toUpperCase() as Uppercase<ParsePoolErrorCode>}`;
+    this.retry = reason === 'closed' ? 'retry' : 'give_up';
   }
 }
 

@@ -5,7 +5,7 @@ import {
   type SitemapKind,
 } from '@crawler/domain/sitemaps';
 import { checkTrapRules, type TrapLimits, type TrapRule } from '@crawler/domain/traps';
-import { normalizeUrl, urlFingerprint } from '@crawler/domain/url';
+import { frontierEntry } from '@crawler/domain/url';
 import { SITEMAP_LIMITS, SITEMAP_MIN_TIER, type SitemapLimits } from './sitemap-limits';
 import { directoryOf, entryScope, type SitemapStanding } from './sitemap-scope';
 
@@ -136,23 +136,18 @@ function normalizeEntries(
   const out: NormalizedEntry[] = [];
   const seen = new Set<string>();
   for (const e of parsed.entries) {
-    const n = normalizeUrl(e.loc, undefined, { maxLength: maxUrlLength });
+    const n = frontierEntry(e.loc, undefined, { maxLength: maxUrlLength });
     if (!n.ok) {
       drop(n.reason === 'too_long' ? 'url_too_long' : 'invalid');
       continue;
     }
-    const urlFp = urlFingerprint(n.url);
-    if (seen.has(urlFp)) {
+    const at = n.entry;
+    if (seen.has(at.urlFp)) {
       drop('duplicate');
       continue;
     }
-    seen.add(urlFp);
-    out.push({
-      url: n.url,
-      host: n.host,
-      lastmod: e.lastmod,
-      at: { url: n.url, urlFp, host: n.host },
-    });
+    seen.add(at.urlFp);
+    out.push({ url: at.url, host: at.host, lastmod: e.lastmod, at });
   }
   return out;
 }

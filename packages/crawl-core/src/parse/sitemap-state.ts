@@ -1,5 +1,6 @@
 import type { Frontier } from '@crawler/frontier';
 import type { RedisClient } from '@crawler/adapters/redis';
+import { sitemapKey } from '../keys';
 import { SITEMAP_STATE_TTL_MS } from './sitemap-limits';
 import type { SitemapStanding } from './sitemap-scope';
 
@@ -66,7 +67,7 @@ export class SitemapState {
   }
 
   private key(kind: 'sm' | 'sl', host: string): string {
-    return `${this.frontier.keys.shard(this.frontier.shardOf(host))}${kind}:${host}`;
+    return sitemapKey(this.frontier, kind, host);
   }
 }
 

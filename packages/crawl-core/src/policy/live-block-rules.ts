@@ -1,8 +1,8 @@
+import { blockRulesKey } from '@crawler/domain/messages';
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
 import {
   blockRuleSetSchema,
-  blockRulesKey,
   CompiledBlockRules,
   NO_BLOCK_RULES,
   type BlockMatch,

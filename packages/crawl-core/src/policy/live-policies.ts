@@ -1,14 +1,8 @@
 import { Cluster } from 'ioredis';
-import { z } from 'zod';
-import type { Frontier, HostPolicyNotice } from '@crawler/frontier';
+import type { Frontier } from '@crawler/frontier';
+import { hostPolicyNoticeSchema, type HostPolicyNotice } from '@crawler/domain/messages';
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
-
-const noticeSchema = z.object({
-  host: z.string().min(1).max(253),
-  blocked: z.boolean(),
-  gapMs: z.number().int().min(0),
-});
 
 type Policy = Omit<HostPolicyNotice, 'host'>;
 
@@ -77,7 +71,7 @@ export class LivePolicies {
   private onNotice(message: string): void {
     let parsed;
     try {
-      parsed = noticeSchema.safeParse(JSON.parse(message));
+      parsed = hostPolicyNoticeSchema.safeParse(JSON.parse(message));
     } catch {
       parsed = null;
     }

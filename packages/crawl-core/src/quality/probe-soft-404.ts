@@ -5,7 +5,7 @@ import type { AgentResources } from '../agent-resources';
 import { FetchError } from '../fetch/fetch-error';
 import { headerValue } from '../fetch/http-client';
 import type { HostPacer } from '../lease/host-pacer';
-import { telemetryRow } from '../lease/archive-response';
+import { telemetryRow } from '../telemetry/telemetry-row';
 import { archiveForTelemetry } from '../archive/warc-failure';
 import { robotsAllows, type RobotsState } from '../robots/robots-cache';
 
@@ -55,7 +55,7 @@ export async function probeSoft404(
     quality.setProbe(0, '');
     r.telemetry.push(
       telemetryRow(r, base, {
-        error_code: err.code,
+        error_code: err.reason,
         fetch_ms: Math.round(performance.now() - started),
       }),
     );

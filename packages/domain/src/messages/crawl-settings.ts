@@ -19,11 +19,6 @@ export const liveCrawlSettingsSchema = z
   .strict();
 export type LiveCrawlSettings = z.infer<typeof liveCrawlSettingsSchema>;
 
-/** The Redis key holding the settings in effect (JSON). */
-export function crawlSettingsKey(prefix: string): string {
-  return `${prefix}:settings`;
-}
-
 /** The User-Agent agents send: product token, version and contact URL. */
 export function userAgentOf(token: string, contactUrl: string): string {
   return `Mozilla/5.0 (compatible; ${token}/0.1; +${contactUrl})`;

@@ -1,13 +1,24 @@
-export { telemetryRowSchema, type TelemetryRow, telemetryStreamKey } from './telemetry';
+export {
+  telemetryRowSchema,
+  type TelemetryRow,
+  type TelemetryRowInput,
+  TELEMETRY_ROW_DEFAULTS,
+} from './telemetry';
 export {
   parsedPageSchema,
   type ParsedPageMessage,
   pagePartition,
-  pagesStreamKey,
+  MAX_PAGE_LINKS,
 } from './parsed-page';
+export { heartbeatSchema, type Heartbeat, heartbeatsOf } from './heartbeat';
+export { hostPolicyNoticeSchema, type HostPolicyNotice } from './policy-notice';
+export { storedRobotsMetaSchema, type StoredRobotsMeta } from './robots-entry';
+export { liveCrawlSettingsSchema, type LiveCrawlSettings, userAgentOf } from './crawl-settings';
 export {
-  liveCrawlSettingsSchema,
-  type LiveCrawlSettings,
+  telemetryStreamKey,
+  pagesStreamKey,
+  agentsKey,
+  policyChannelKey,
   crawlSettingsKey,
-  userAgentOf,
-} from './crawl-settings';
+  blockRulesKey,
+} from './keys';

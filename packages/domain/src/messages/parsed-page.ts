@@ -1,48 +1,69 @@
 import { z } from 'zod';
+import {
+  agentIdField,
+  contentTypeField,
+  depthField,
+  epochMsField,
+  hostField,
+  recordIdField,
+  sha256Field,
+  simhashField,
+  uint,
+  UINT32_MAX,
+  urlField,
+  urlFpField,
+  warcKeyField,
+} from './fields';
+
+/** Out-links a page carries at most (the agent keeps the first ones, in document order). */
+export const MAX_PAGE_LINKS = 1000;
 
 /**
  * One parsed page as the downstream feed carries it (`pages.parsed`): what search indexers and
- * training-data pipelines read. Written by agents, validated by every reader. The text is inline
- * up to a cap; a longer text is stored in object storage and referenced by `text_ref`.
+ * training-data pipelines read. Written by agents, validated by every reader, and stored as a row
+ * of the ClickHouse `pages` table (its fields in the table's order; `links` is split there into
+ * `links_count`, `out_links` and `out_links_nofollow`). The text is inline up to a cap; a longer
+ * text is stored in object storage and referenced by `text_ref`.
  */
 export const parsedPageSchema = z.object({
-  url_fp: z.string().regex(/^[0-9a-f]{16}$/),
-  url: z.string().min(1).max(8192),
-  host: z.string().min(1).max(253),
-  /** Epoch ms of the fetch. */
-  fetched_at: z.number().int().positive(),
+  url_fp: urlFpField,
+  url: urlField.min(1),
+  host: hostField,
+  /** Epoch ms of the fetch; with url_fp the identity of the page. */
+  fetched_at: epochMsField,
+  /** A parsed page always had an HTTP answer. */
   status: z.number().int().min(100).max(999),
-  content_type: z.string().max(200),
+  content_type: contentTypeField,
   /** WHATWG name of the charset the body was decoded with. */
   charset: z.string().max(64),
   title: z.string().max(4096),
   description: z.string().max(4096),
-  /** Primary language subtag, or '' when unknown. */
-  lang: z.string().max(16),
+  /** Primary language subtag, or '' when unknown (35: the longest BCP 47 tag ClickHouse took). */
+  lang: z.string().max(35),
   /** The main text inline, or '' when it is stored by reference (`text_ref`). */
   text: z.string(),
   /** Object-storage key of the text (UTF-8) when it is over the inline cap, else ''. */
   text_ref: z.string().max(1024),
   /** Length of the whole text in UTF-8 bytes, inline or not. */
-  text_bytes: z.number().int().min(0),
+  text_bytes: uint(UINT32_MAX),
   /** `<link rel=canonical>`, normalized, or ''. */
-  canonical: z.string().max(8192),
+  canonical: urlField,
   noindex: z.boolean(),
   nofollow: z.boolean(),
-  /** Out-links, normalized, in document order (at most 1000), with their rel=nofollow flag. */
-  links: z.array(z.object({ url: z.string().max(8192), nofollow: z.boolean() })).max(1000),
-  /** SHA-256 (hex) of the raw body and 64-bit SimHash (16 hex) of the text. */
-  content_hash: z.string().regex(/^[0-9a-f]{64}$/),
-  simhash: z.string().regex(/^[0-9a-f]{16}$/),
+  /** Out-links, normalized, in document order, with their rel=nofollow flag. */
+  links: z.array(z.object({ url: urlField, nofollow: z.boolean() })).max(MAX_PAGE_LINKS),
+  /** 64-bit SimHash (16 hex) of the text and SHA-256 (hex) of the raw body. */
+  simhash: simhashField,
+  content_hash: sha256Field,
   /** Against the URL's prior capture: 'new', 'changed' or 'unchanged'. */
   change: z.enum(['new', 'changed', 'unchanged']),
   /** Where the raw response is archived (CDX fields). */
-  warc_key: z.string().max(500),
+  warc_key: warcKeyField,
   warc_offset: z.number().int().min(0),
-  warc_length: z.number().int().min(0),
-  record_id: z.string().max(100),
-  depth: z.number().int().min(0).max(65535),
-  agent_id: z.string().max(64),
+  warc_length: uint(UINT32_MAX),
+  record_id: recordIdField,
+  depth: depthField,
+  agent_id: agentIdField,
 });
 export type ParsedPageMessage = z.infer<typeof parsedPageSchema>;
 
@@ -52,9 +73,4 @@ export type ParsedPageMessage = z.infer<typeof parsedPageSchema>;
  */
 export function pagePartition(urlFp: string, partitions: number): number {
   return Number.parseInt(urlFp.slice(0, 8), 16) % partitions;
-}
-
-/** Stream key of one partition of the feed: `${prefix}:pages.parsed:{n}` (its own cluster slot). */
-export function pagesStreamKey(prefix: string, partition: number): string {
-  return `${prefix}:pages.parsed:{${partition}}`;
 }

@@ -13,87 +13,29 @@
  * Pure state: the agent holding the host's lease loads it from Redis, applies it, and saves it.
  * Every list in it is bounded, so one host's state stays a few kilobytes whatever it serves.
  */
-import { z } from 'zod';
-import { hammingDistance, EMPTY_SIMHASH } from '../dedupe';
-import { urlFingerprint } from '../url';
+import { hammingDistance } from '../dedupe';
 import { DEFAULT_QUALITY_LIMITS, type QualityLimits, type QualityRule } from './quality-limits';
 import { paramSet, urlShape, withoutParams, type UrlShape } from './url-shape';
+import {
+  dayOf,
+  emptyData,
+  hostQualitySchema,
+  isSimhash,
+  packObservations,
+  titleShape,
+  unpackObservations,
+  type HostQualityData,
+  type Observation,
+} from './host-quality-data';
+import { observeFamily } from './host-quality-families';
+import { learnParams } from './host-quality-params';
 
-/** Families remembered per host; the least observed are forgotten first. */
-const MAX_FAMILIES = 200;
-/** SimHashes kept per family (the most recent). */
-const MAX_FAMILY_HASHES = 6;
-/** Observations kept for learning no-op parameters (oldest forgotten first). */
-const MAX_OBSERVATIONS = 120;
-/** Observations kept under one "URL without a parameter" key. */
-const MAX_OBSERVATIONS_PER_KEY = 4;
+export { hostQualitySchema, titleShape, type HostQualityData } from './host-quality-data';
+
 /** Query parameter names taken as pager page numbers. */
 const PAGER_PARAMS = new Set(['page', 'p', 'pg', 'pagenum', 'pageno', 'paged', 'page_number']);
 /** `/page/N` path form of a pager. */
 const PAGER_PATH = /\/page\/(\d+)(?:\/|$)/;
-
-/** Title characters kept (abstracted) for comparisons. */
-const TITLE_MAX = 200;
-/** A title with digit runs abstracted: sibling pages of a calendar or pager share it. */
-export function titleShape(title: string): string {
-  return title.trim().toLowerCase().replace(/\d+/g, '#').slice(0, TITLE_MAX);
-}
-
-const simhashHex = z.string().regex(/^[0-9a-f]{16}$/);
-const familySchema = z.object({
-  /** Pages observed. */
-  n: z.number().int().min(0),
-  /** Consecutive near-identical pages, up to the latest. */
-  run: z.number().int().min(0),
-  /** Recent SimHashes. */
-  h: z.array(simhashHex).max(MAX_FAMILY_HASHES),
-  /** Why it was closed. */
-  c: z.enum(['template_exhausted', 'facet_explosion', 'soft_404']).optional(),
-  /** Parameter-name combinations used (bounded by maxFacetCombos + 1). */
-  s: z.array(z.string().max(2048)).max(64).optional(),
-  /** The latest page's title with digit runs abstracted. */
-  t: z.string().max(TITLE_MAX).optional(),
-  /** Recent text shapes (digests of the text with digit runs abstracted). */
-  z: z
-    .array(z.string().regex(/^[0-9a-f]{16}$/))
-    .max(MAX_FAMILY_HASHES)
-    .optional(),
-});
-/** One observed fetch for parameter learning: [param, value, sha256 prefix, simhash]. */
-type Observation = [param: string, value: string, sha: string, simhash: string];
-/**
- * A packed observation line: `key \t param \t value \t sha256 prefix \t simhash` (normalized
- * URLs hold no tab or newline). Lines that do not match are skipped when unpacked.
- */
-const OBSERVATION_LINE =
-  /^([0-9a-f]{16})\t([^\t]{0,256})\t([^\t]{0,2048})\t([0-9a-f]{0,16})\t([0-9a-f]{0,16})$/;
-
-/** The state as stored in Redis (validated when read back). */
-export const hostQualitySchema = z.object({
-  v: z.literal(1),
-  f: z.record(z.string().max(2048), familySchema),
-  /** Learned parameters: `noop` (stripped) or `real` (never stripped again). */
-  p: z.record(z.string().max(256), z.enum(['noop', 'real'])),
-  /**
-   * Observations for parameter learning, oldest first, packed one per line (OBSERVATION_LINE)
-   * under the fingerprint of the URL without the parameter ('' param: the URL itself). Packed
-   * so that reading a host's state costs one string, and unpacked only when a fetch needs it.
-   */
-  o: z.string().max(MAX_OBSERVATIONS * 2400),
-  /** The soft-404 probe's answer (null: probed, nothing to compare, e.g. a real 404). */
-  pr: z
-    .object({ s: z.number().int(), h: simhashHex, t: z.string().max(TITLE_MAX).optional() })
-    .nullable()
-    .optional(),
-  /** Today's counters (UTC day number): fetches, exact duplicates, budget cut (pages) or 0. */
-  d: z.object({
-    day: z.number().int(),
-    n: z.number().int().min(0),
-    dup: z.number().int().min(0),
-    cut: z.number().int().min(0),
-  }),
-});
-export type HostQualityData = z.infer<typeof hostQualitySchema>;
 
 /** What to do with a URL of the host before it is fetched or queued. */
 export type ScreenVerdict =
@@ -127,32 +69,7 @@ function pageNumber(url: string, shape: UrlShape): number | null {
   return m ? Number(m[1]) : null;
 }
 
-function unpackObservations(packed: string): Map<string, Observation[]> {
-  const out = new Map<string, Observation[]>();
-  if (packed === '') return out;
-  for (const line of packed.split('\n')) {
-    const m = OBSERVATION_LINE.exec(line);
-    if (!m) continue;
-    const list = out.get(m[1]!) ?? [];
-    if (list.length < MAX_OBSERVATIONS_PER_KEY) list.push([m[2]!, m[3]!, m[4]!, m[5]!]);
-    out.set(m[1]!, list);
-  }
-  return out;
-}
-
-function packObservations(obs: Map<string, Observation[]>): string {
-  const lines: string[] = [];
-  for (const [key, list] of obs) for (const o of list) lines.push(`${key}\t${o.join('\t')}`);
-  return lines.join('\n');
-}
-
-const isSimhash = (h: string) => /^[0-9a-f]{16}$/.test(h) && h !== EMPTY_SIMHASH;
-const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
-
-function emptyData(now: number): HostQualityData {
-  return { v: 1, f: {}, p: {}, o: '', d: { day: dayOf(now), n: 0, dup: 0, cut: 0 } };
-}
-
+/** One host's quality state and the rules it applies (see above); learns from each fetch. */
 export class HostQuality {
   private changed = false;
   /** Cache of {@link nothingToApply}; reset whenever a family changes. */
@@ -332,8 +249,9 @@ export class HostQuality {
         this.limits.dupMinFetches,
         Math.ceil(this.limits.dupBudgetFactor * (d.n - d.dup)),
       );
-    if (o.status < 200 || o.status >= 300 || o.soft404) return;
-    if (o.sha256 !== '') this.learnParams(o, urlShape(o.url));
+    if (o.status < 200 || o.status >= 300 || o.soft404 || o.sha256 === '') return;
+    this.obs ??= unpackObservations(this.data.o);
+    learnParams(this.data.p, this.obs, o, urlShape(o.url), this.limits.nearBits);
   }
 
   /**
@@ -351,8 +269,11 @@ export class HostQuality {
     if (!soft404 && !isSimhash(page.simhash)) return { stale: false };
     this.changed = true;
     const textShape = /^[0-9a-f]{16}$/.test(page.textShape ?? '') ? page.textShape! : null;
+    this.quiet = null;
     return {
-      stale: this.observeFamily(
+      stale: observeFamily(
+        this.data.f,
+        this.limits,
         urlShape(url),
         soft404 ? null : page.simhash,
         titleShape(page.title),
@@ -378,139 +299,6 @@ export class HostQuality {
     return fromShape.template === shape.template && m !== null && Math.abs(n - m) === 1
       ? 'pager_depth'
       : null;
-  }
-
-  /** Adds a page to its family (null SimHash: a soft 404); true when it repeated the family. */
-  private observeFamily(
-    shape: UrlShape,
-    simhash: string | null,
-    title: string,
-    textShape: string | null,
-  ): boolean {
-    let fam = this.data.f[shape.family];
-    if (!fam) {
-      this.evictFamilies();
-      fam = { n: 0, run: 0, h: [] };
-      this.data.f[shape.family] = fam;
-    }
-    this.quiet = null;
-    let stale: boolean;
-    // A new family whose first page looks like a closed family's pages: one generator behind
-    // several URL forms (a calendar by month and by day).
-    let lookalike = false;
-    if (simhash === null) stale = true;
-    else {
-      // Siblings sharing a title shape ("Events of #/#") may differ a little more.
-      const bits = this.limits.nearBits * (title !== '' && fam.t === title ? 2 : 1);
-      lookalike = fam.n === 0 && this.closedFamilyLooksLike(simhash);
-      // The same text but for its numbers is a repeat however short the page is (a tiny
-      // calendar page is all numbers, so its SimHash moves a lot).
-      stale =
-        lookalike ||
-        (textShape !== null && (fam.z ?? []).includes(textShape)) ||
-        fam.h.some((h) => hammingDistance(h, simhash) <= bits);
-      if (textShape !== null) {
-        fam.z = [...(fam.z ?? []), textShape].slice(-MAX_FAMILY_HASHES);
-      }
-      if (title !== '') fam.t = title;
-      fam.h.push(simhash);
-      if (fam.h.length > MAX_FAMILY_HASHES) fam.h.shift();
-    }
-    fam.n++;
-    fam.run = stale ? fam.run + 1 : 0;
-    // Closed when its latest pages keep repeating and the repeats are at least half of it: a
-    // family of many distinct pages survives a few near-copies in a row.
-    if (
-      !fam.c &&
-      stale &&
-      (lookalike || (fam.run >= this.limits.familyCloseAfter && fam.run * 2 >= fam.n))
-    )
-      fam.c = simhash === null ? 'soft_404' : 'template_exhausted';
-    if (shape.params.length > 0) {
-      const set = paramSet(shape);
-      fam.s ??= [];
-      if (!fam.s.includes(set) && fam.s.length < this.limits.maxFacetCombos) fam.s.push(set);
-    }
-    return stale;
-  }
-
-  private closedFamilyLooksLike(simhash: string): boolean {
-    for (const fam of Object.values(this.data.f))
-      if (
-        fam.c === 'template_exhausted' &&
-        fam.h.some((h) => hammingDistance(h, simhash) <= this.limits.nearBits)
-      )
-        return true;
-    return false;
-  }
-
-  private evictFamilies(): void {
-    const names = Object.keys(this.data.f);
-    if (names.length < MAX_FAMILIES) return;
-    // Closed families are the knowledge worth keeping; forget the least observed open one.
-    let victim: string | null = null;
-    for (const name of names) {
-      const fam = this.data.f[name]!;
-      if (fam.c) continue;
-      if (victim === null || fam.n < this.data.f[victim]!.n) victim = name;
-    }
-    delete this.data.f[victim ?? names[0]!];
-  }
-
-  /**
-   * Compares this fetch with earlier ones that differ from it only in one parameter (present
-   * with another value, or absent): the same body makes that parameter a no-op candidate, a
-   * different body makes it real for good.
-   */
-  private learnParams(o: FetchObservation, shape: UrlShape): void {
-    const mine: Observation = ['', '', o.sha256.slice(0, 16), o.simhash];
-    const same = (a: Observation) =>
-      a[2] === mine[2] ||
-      (isSimhash(a[3]) &&
-        isSimhash(mine[3]) &&
-        hammingDistance(a[3], mine[3]) <= this.limits.nearBits);
-    // The URL itself, for later URLs that add a parameter to it.
-    this.compareAndStore(urlFingerprint(o.url), mine, '', same);
-    for (const name of new Set(shape.params.map((p) => p.name))) {
-      const value = shape.params
-        .filter((p) => p.name === name)
-        .map((p) => p.value)
-        .join(',');
-      const key = urlFingerprint(withoutParams(o.url, new Set([name])));
-      this.compareAndStore(key, [name, value, mine[2], mine[3]], name, same);
-    }
-  }
-
-  private compareAndStore(
-    key: string,
-    obs: Observation,
-    name: string,
-    same: (a: Observation) => boolean,
-  ): void {
-    this.obs ??= unpackObservations(this.data.o);
-    const list = this.obs.get(key) ?? [];
-    for (const prior of list) {
-      // Differs only in one parameter: present in one URL and absent from the other (this URL
-      // has `name` and the prior is the URL without it, or the reverse) — the same body makes it
-      // a no-op; or present in both with other values — a different body makes it real (equal
-      // bodies there teach nothing: a calendar's months look alike but are no no-op).
-      const withWithout = (name !== '' && prior[0] === '') || (name === '' && prior[0] !== '');
-      const param = withWithout
-        ? name || prior[0]
-        : name !== '' && prior[0] === name && prior[1] !== obs[1]
-          ? name
-          : null;
-      if (param === null) continue;
-      if (!same(prior)) this.data.p[param] = 'real';
-      else if (withWithout && this.data.p[param] !== 'real') this.data.p[param] = 'noop';
-    }
-    if (list.some((p) => p[0] === obs[0] && p[1] === obs[1])) return;
-    if (list.length >= MAX_OBSERVATIONS_PER_KEY) list.shift();
-    list.push(obs);
-    // Re-inserted last: the map's order is the eviction order (least recently added first).
-    this.obs.delete(key);
-    this.obs.set(key, list);
-    while (this.obs.size > MAX_OBSERVATIONS) this.obs.delete(this.obs.keys().next().value!);
   }
 
   private rollDay(now: number): void {

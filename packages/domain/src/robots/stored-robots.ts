@@ -1,17 +1,8 @@
 import { z } from 'zod';
+import { storedRobotsMetaSchema, type StoredRobotsMeta } from '../messages/robots-entry';
 
-/**
- * What agents keep in Redis about an origin's robots.txt fetch (key `<shard prefix>robots:<origin>`,
- * 24 h), shared by every agent and read by the coordinator's host view.
- */
-export const storedRobotsMetaSchema = z.object({
-  status: z.number().int(),
-  error: z.enum(['timeout', 'network', 'too_many_redirects']).optional(),
-  /** Consecutive failed fetches (5xx, unreachable) up to this one. */
-  failures: z.number().int().min(0).default(0),
-  fetchedAt: z.number(),
-});
-export type StoredRobotsMeta = z.infer<typeof storedRobotsMetaSchema>;
+// The stored entry's schema is a message of its own (domain/messages), re-exported here.
+export { storedRobotsMetaSchema, type StoredRobotsMeta };
 
 /** A stored fetch with its body (the robots.txt as text; '' unless it gave rules). */
 export type StoredRobots = StoredRobotsMeta & { body: string };

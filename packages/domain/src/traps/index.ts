@@ -17,7 +17,6 @@ export {
   MAX_BLOCK_PATTERNS_TOTAL,
 } from './url-block-rules';
 export {
-  blockRulesKey,
   blockRuleSchema,
   blockRuleSetSchema,
   CompiledBlockRules,

@@ -1,7 +1,7 @@
+import { blockRulesKey } from '../messages/keys';
 import { describe, expect, it } from 'vitest';
 import {
   blockRuleSetSchema,
-  blockRulesKey,
   CompiledBlockRules,
   NO_BLOCK_RULES,
   type BlockRule,

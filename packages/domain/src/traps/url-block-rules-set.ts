@@ -7,15 +7,6 @@ import {
   type CompiledBlockPattern,
 } from './url-block-rules';
 
-/**
- * The Redis key (a hash) where the coordinator publishes every operator block rule for agents:
- * field `version` (an integer, incremented at each publication) and field `rules` (the JSON of
- * {@link BlockRuleSet}). Agents read `version` every few seconds and `rules` when it changed.
- */
-export function blockRulesKey(prefix: string): string {
-  return `${prefix}:block-rules`;
-}
-
 /** One host policy's part in the rule set: its block and its URL patterns. */
 export const blockRuleSchema = z
   .object({
@@ -33,7 +24,7 @@ export const blockRuleSchema = z
   .strict();
 export type BlockRule = z.infer<typeof blockRuleSchema>;
 
-/** Every block rule of the crawl, as published (the `rules` field of {@link blockRulesKey}). */
+/** Every block rule of the crawl, as published (the `rules` field of the hash `blockRulesKey` names, in messages/keys.ts). */
 export const blockRuleSetSchema = z
   .object({
     /** When the coordinator built it (ISO 8601). */

@@ -7,5 +7,6 @@ export {
 } from './normalize-url';
 export { urlFingerprint } from './url-fingerprint';
 export { hostOf } from './host-of';
+export { frontierEntry, type FrontierEntry, type FrontierEntryResult } from './frontier-entry';
 export { resolveBase } from './resolve-base';
 export { isTrackingParam, TRACKING_PARAMS } from './strip-tracking-params';

@@ -19,7 +19,8 @@
     ARGV[7] the host's IP address as connected, or ''
     ARGV[8] gap to keep between two leases of hosts on one IP (ms)
   Output:
-    number of URLs returned to the queue (or dead-lettered), or -1 when the lease is not current
+    number of URLs returned to the queue (or dead-lettered), or STALE_LEASE (-1, see
+    includes/script-replies.lua) when the lease is not current
 ]]
 local ready_key, leases_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix, lease_id = ARGV[1], ARGV[2]
@@ -33,10 +34,11 @@ local reason, ip, ip_gap = ARGV[6], ARGV[7], tonumber(ARGV[8])
 --- @include "includes/daily-budget"
 --- @include "includes/close-batch"
 --- @include "includes/shard-moving"
+--- @include "includes/script-replies"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local host, hkey, rest = close_batch(prefix, lease_id, processed)
-if not host then return -1 end
+if not host then return STALE_LEASE end
 end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now, ip)
 redis.call('HSET', hkey, 'pace_ms', pace)
 -- Only a fetch is a success: a batch handed back unfetched (an extra lease) keeps the backoff.

@@ -8,18 +8,20 @@
     ARGV[2] lease id
     ARGV[3] new lease length from now (ms)
   Output:
-    the new deadline (ms), or -1 when the lease is not current
+    the new deadline (ms), or STALE_LEASE (-1, see includes/script-replies.lua) when the lease
+    is not current
 ]]
 local leases_key = KEYS[1]
 local prefix, lease_id, extra = ARGV[1], ARGV[2], tonumber(ARGV[3])
 --- @include "includes/now-ms"
 --- @include "includes/shard-moving"
 --- @include "includes/set-deadline"
+--- @include "includes/script-replies"
 if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
 local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
-if not host then return -1 end
+if not host then return STALE_LEASE end
 local hkey = prefix .. 'h:' .. host
-if redis.call('HGET', hkey, 'lease') ~= lease_id then return -1 end
+if redis.call('HGET', hkey, 'lease') ~= lease_id then return STALE_LEASE end
 local deadline = now_ms() + extra
 set_deadline(prefix, leases_key, hkey, lease_id, deadline)
 return deadline

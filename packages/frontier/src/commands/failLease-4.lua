@@ -18,7 +18,8 @@
     ARGV[9] the host's IP address as connected, or ''
     ARGV[10] gap between two leases of hosts on one IP (ms)
   Output:
-    { returned, dead_lettered (0/1), delay_ms }, or -1 when the lease is not current
+    { returned, dead_lettered (0/1), delay_ms }, or STALE_LEASE (-1, see
+    includes/script-replies.lua) when the lease is not current
 ]]
 local ready_key, leases_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix, lease_id, index, err = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
@@ -32,10 +33,11 @@ local base, cap, ip, ip_gap = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9], ton
 --- @include "includes/daily-budget"
 --- @include "includes/close-batch"
 --- @include "includes/shard-moving"
+--- @include "includes/script-replies"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local host, hkey, rest = close_batch(prefix, lease_id, index)
-if not host then return -1 end
+if not host then return STALE_LEASE end
 local dead = 0
 if #rest > 0 then
   local tier, fp, attempts, tail = string.match(rest[1], '^(%w)|(%x+)|(%d+)|(.*)$')

@@ -8,13 +8,15 @@
     ARGV[1] lease id
     ARGV[2] pause before the next lease on the IP (ms), 0 for none
   Output:
-    1 when the lease held the lock, else 0
+    IP_LOCK_HELD (1) when the lease held the lock, else IP_LOCK_NOT_HELD (0); see
+    includes/script-replies.lua
 ]]
+--- @include "includes/script-replies"
 local lock_key, lease_id, gap = KEYS[1], ARGV[1], tonumber(ARGV[2])
-if redis.call('GET', lock_key) ~= lease_id then return 0 end
+if redis.call('GET', lock_key) ~= lease_id then return IP_LOCK_NOT_HELD end
 if gap > 0 then
   redis.call('SET', lock_key, '', 'PX', gap)
 else
   redis.call('DEL', lock_key)
 end
-return 1
+return IP_LOCK_HELD

@@ -10,13 +10,15 @@
     ARGV[2] time to live from now (ms)
     ARGV[3..] lease ids
   Output:
-    array of the new deadlines (ms), -1 for a lease that is no longer current
+    array of the new deadlines (ms), STALE_LEASE (-1, see includes/script-replies.lua) for a
+    lease that is no longer current
 ]]
 local leases_key = KEYS[1]
 local prefix, ttl = ARGV[1], tonumber(ARGV[2])
 --- @include "includes/now-ms"
 --- @include "includes/shard-moving"
 --- @include "includes/set-deadline"
+--- @include "includes/script-replies"
 if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local deadline = now + ttl
@@ -31,7 +33,7 @@ for i = 3, #ARGV do
     set_deadline(prefix, leases_key, hkey, lease_id, deadline)
     out[#out + 1] = deadline
   else
-    out[#out + 1] = -1
+    out[#out + 1] = STALE_LEASE
   end
 end
 return out

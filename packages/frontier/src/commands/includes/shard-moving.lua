@@ -8,4 +8,5 @@
 local function shard_moving(stats_key)
   return redis.call('HGET', stats_key, 'moving') == '1'
 end
+-- Its first word is the error code callers wait out: ScriptError.SHARD_MOVING (script-replies.ts).
 local SHARD_MOVING = 'SHARDMOVING the shard is moving to another Redis node; retry'

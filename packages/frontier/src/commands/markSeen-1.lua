@@ -1,7 +1,7 @@
 --[[
   MarkSeen: adds url_fps to a shard's seen set without queueing them. A frontier rebuild restores
-  the URLs already fetched this way, so a link to one of them is not fetched again as new. The
-  seen set's own code is inlined from the frontier (packages/frontier/src/commands/includes).
+  the URLs already fetched this way (FrontierEnqueue.markSeen), so a link to one of them is not
+  fetched again as new. The seen set's code is the enqueue script's (includes/seen-set.lua).
 
   Input:
     KEYS[1] seen     Bloom bit string, or a set in exact mode

@@ -2,7 +2,7 @@
   MergeRecrawl: moves a shard's scratch re-crawl schedule (replayed from ClickHouse by a frontier
   rebuild) into its live schedule, keeping every URL the live schedule already has: a live entry
   is at least as new as the replay, so a rebuild on a live frontier changes nothing it knows.
-  The scratch keys are deleted.
+  The scratch keys are deleted. Called through FrontierRecrawl.merge (recrawl-schedule.ts).
 
   Input:
     KEYS[1] scratch rc:due   zset url_fp -> due time (ms)

@@ -1,9 +1,11 @@
 --[[
   ObserveRecrawl: applies one shard's share of a batch of fetch rows to the re-crawl schedule, in
-  row order (a row sees what the rows before it wrote). The change model is the one of
-  change-model.ts (`nextInterval`) and the meta built is the one recrawl-store.ts describes;
-  recrawl-store.integration.test.ts checks this script against a TypeScript rendering of both,
-  row by row. Which rows are captures, drops or ignored is decided in TypeScript (`observe`).
+  row order (a row sees what the rows before it wrote). Called through FrontierRecrawl.observe
+  (recrawl-schedule.ts). The change model is the coordinator's
+  (apps/coordinator/src/recrawl/change-model.ts, `nextInterval`) and the meta built is the one
+  apps/coordinator/src/recrawl/recrawl-store.ts describes; recrawl-store.integration.test.ts
+  checks this script against a TypeScript rendering of both, row by row. Which rows are
+  captures, drops or ignored is decided in TypeScript (RecrawlStore.observe).
 
   Input:
     KEYS[1] rc:due   zset url_fp -> due time (ms)

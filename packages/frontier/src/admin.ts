@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { allShards, type FrontierResources } from './resources';
+import type { FrontierStats } from './types';
+
+const statsReply = z.array(z.coerce.number()).length(10);
+
+/**
+ * Running the frontier: its layout check, shard moves between Redis nodes (freeze/thaw), and
+ * what operators read of it (counters summed over shards by shardStats-5.lua, spent budgets,
+ * one host's state).
+ */
+export class FrontierAdmin {
+  constructor(private readonly r: FrontierResources) {}
+
+  /**
+   * Records the installation's layout (shards, seen set) on first use and refuses to run with a
+   * different one: changing it would silently break dedupe and host ownership.
+   */
+  async checkLayout(): Promise<void> {
+    const { keys, seen } = this.r;
+    const key = keys.layout();
+    const layout = `shards=${this.r.shards};seen=${seen.mode};m=${seen.bloomBits};k=${seen.bloomHashes}`;
+    await this.r.redis.setnx(key, layout);
+    const stored = await this.r.redis.get(key);
+    if (stored !== layout) {
+      throw new Error(
+        `frontier layout mismatch under prefix "${keys.prefix}": stored ${stored ?? '?'}, configured ${layout}. FRONTIER_SHARDS and the seen-set settings are fixed per installation.`,
+      );
+    }
+  }
+
+  /**
+   * Stops a shard's scripts while its Redis Cluster slot moves to another node: leases skip the
+   * shard, complete/fail/extend/enqueue/policy calls fail with SHARDMOVING (retry them), stats
+   * reclaim nothing. The move: freezeShard → SETSLOT IMPORTING/MIGRATING, MIGRATE, SETSLOT NODE →
+   * thawShard. Leases stay current meanwhile (nothing reclaims them).
+   */
+  async freezeShard(shard: number): Promise<void> {
+    await this.r.redis.hset(this.r.keys.stats(shard), 'moving', '1');
+  }
+
+  /** Lets a moved shard's scripts run again (on its new node). */
+  async thawShard(shard: number): Promise<void> {
+    await this.r.redis.hdel(this.r.keys.stats(shard), 'moving');
+  }
+
+  /** Counters summed over all shards (also reclaims expired leases). */
+  async stats(): Promise<FrontierStats> {
+    const { keys: k, seen } = this.r;
+    const replies = await Promise.all(
+      allShards(this.r).map((s) =>
+        this.r.cmd.shardStats(
+          k.ready(s),
+          k.leases(s),
+          k.stats(s),
+          k.seen(s),
+          k.dead(s),
+          k.shard(s),
+          seen.mode,
+        ),
+      ),
+    );
+    const t: FrontierStats = {
+      shards: this.r.shards,
+      hosts: 0,
+      queuedUrls: 0,
+      seenUrls: 0,
+      seenBytes: 0,
+      seenFalsePositiveRate: 0,
+      readyHosts: 0,
+      scheduledHosts: 0,
+      openLeases: 0,
+      deadLetters: 0,
+      processedUrls: 0,
+    };
+    for (const r of replies) {
+      const v = statsReply.parse(r);
+      t.hosts += v[0]!;
+      t.queuedUrls += v[1]!;
+      t.seenUrls += v[2]!;
+      t.readyHosts += v[3]!;
+      t.scheduledHosts += v[4]!;
+      t.openLeases += v[5]!;
+      t.deadLetters += v[6]!;
+      t.processedUrls += v[7]!;
+      t.seenBytes += v[8]!;
+      if (seen.mode === 'bloom') {
+        const k = seen.bloomHashes;
+        t.seenFalsePositiveRate +=
+          (1 - Math.exp((-k * v[2]!) / seen.bloomBits)) ** k / this.r.shards;
+      }
+    }
+    return t;
+  }
+
+  /** True when nothing is queued for a leasable host and no lease is open. */
+  async isIdle(): Promise<boolean> {
+    const s = await this.stats();
+    return s.scheduledHosts === 0 && s.openLeases === 0;
+  }
+
+  /**
+   * Hosts whose daily page budget is spent, waiting in the ready set for the next UTC day (where
+   * the lease script puts them), and the URLs queued on them.
+   */
+  async budgetSpent(): Promise<{ hosts: number; urls: number }> {
+    const { redis, keys } = this.r;
+    const [sec] = await redis.time();
+    const tomorrow = (Math.floor(Number(sec) / 86_400) + 1) * 86_400_000;
+    const perShard = await Promise.all(
+      allShards(this.r).map(async (s) => {
+        const hosts = await redis.zrangebyscore(keys.ready(s), tomorrow, tomorrow);
+        const queued = await Promise.all(hosts.map((h) => redis.hget(keys.host(s, h), 'n')));
+        return { hosts: hosts.length, urls: queued.reduce((a, n) => a + Number(n ?? 0), 0) };
+      }),
+    );
+    return perShard.reduce((a, b) => ({ hosts: a.hosts + b.hosts, urls: a.urls + b.urls }), {
+      hosts: 0,
+      urls: 0,
+    });
+  }
+
+  /** Reads a host's frontier state (for the API and tests). */
+  async hostState(host: string): Promise<{ queued: number; fields: Record<string, string> }> {
+    const fields = await this.r.redis.hgetall(this.r.keys.host(this.r.shardOf(host), host));
+    return { queued: Number(fields.n ?? 0), fields };
+  }
+}

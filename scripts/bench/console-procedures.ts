@@ -1,0 +1,284 @@
+/**
+ * Where the console's first-data batches spend their time (issue 14):
+ * `npx tsx scripts/bench/console-procedures.ts [--rows 1000000] [--runs 15]`.
+ *
+ * A real coordinator (its own Postgres database, Redis prefix and embedded ClickHouse) gets the
+ * console bench's rows (scripts/bench/console.ts: `rows` fetches over the last 24 h across
+ * 5,000 hosts, 100k a batch). Then, `runs` times each after a warm-up:
+ * - each procedure a page asks first (overview `stats.get`, `stats.series` 15m, `auth.me`;
+ *   hosts `hosts.list` {q:'', limit:100}; agents `agents.list`, `shards.list`) through its
+ *   service function, with every store it uses wrapped so each call of ClickHouse, Postgres and
+ *   Redis is timed on its own (`parts`, median ms of each call);
+ * - the JSON of each answer (`json_ms`), and each page's batch over HTTP (tRPC, with a session
+ *   cookie, as the console's server sends it: `http_batch`).
+ * Prints one JSON object (medians and p95 in ms), also as the last stdout line.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { FetchRow } from '@crawler/analytics';
+import { loadConfig } from '@crawler/domain/config';
+import { createLogger } from '@crawler/adapters/log';
+import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
+import { Coordinator } from '../../apps/coordinator/src/coordinator';
+import { dropDatabase } from '../../apps/coordinator/src/db/migrate';
+import { statsDeps, type Services } from '../../apps/coordinator/src/api/services';
+import { authenticate } from '../../apps/coordinator/src/auth/authenticate';
+import { me } from '../../apps/coordinator/src/auth/login';
+import { searchHosts } from '../../apps/coordinator/src/hosts/search-hosts';
+import { getStats } from '../../apps/coordinator/src/stats/get-stats';
+import { statsSeries } from '../../apps/coordinator/src/stats/stats-series';
+import { listAgents } from '../../apps/coordinator/src/agents/list-agents';
+import { listShards } from '../../apps/coordinator/src/shards/list-shards';
+
+const HOSTS = 5000;
+const STATUSES = [200, 200, 200, 200, 304, 301, 404, 503, 0] as const;
+
+// The same rows as scripts/bench/console.ts (kept in step by hand: that bench is the figure
+// this one explains).
+function fetchRows(count: number, offset: number, now: number, total: number): FetchRow[] {
+  return Array.from({ length: count }, (_, k) => {
+    const i = offset + k;
+    const status = STATUSES[i % STATUSES.length]!;
+    const host = `host${i % HOSTS}.example.com`;
+    return {
+      url_fp: ((BigInt(i) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn)
+        .toString(16)
+        .padStart(16, '0'),
+      url: `https://${host}/section/${i % 97}/article-${i}.html`,
+      host,
+      fetched_at: new Date(now - Math.floor(((total - i) / total) * 86_400_000)),
+      status,
+      error_code: status === 0 ? 'timeout' : '',
+      bytes: 20_000 + (i % 5000),
+      fetch_ms: 50 + (i % 900),
+      content_type: 'text/html; charset=utf-8',
+      content_hash: status === 200 ? (i % 200_000).toString(16).padStart(64, '0') : '',
+      depth: i % 8,
+      agent_id: `agent-${i % 4}`,
+      warc_key: '',
+      warc_offset: 0,
+      warc_length: 0,
+      redirect_to: status === 301 ? `https://${host}/moved/${i}` : '',
+      change: i < HOSTS * 97 ? 'new' : i % 3 === 0 ? 'changed' : 'unchanged',
+      simhash: (i % 700).toString(16).padStart(16, '0'),
+      duplicate_of: i % 50 === 0 ? `https://${host}/section/0/article-0.html` : '',
+    };
+  });
+}
+
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)] ?? 0;
+const p95 = (xs: number[]) => sorted(xs)[Math.min(xs.length - 1, Math.ceil(0.95 * xs.length) - 1)];
+const r1 = (x: number | undefined) => Math.round((x ?? 0) * 10) / 10;
+
+/** Durations of each store call, by `label.method`, while `on`. */
+class CallTimes {
+  on = false;
+  readonly calls = new Map<string, number[]>();
+
+  /** `target` with each method returning a promise timed under `label.method`. */
+  wrap<T extends object>(target: T, label: string): T {
+    return new Proxy(target, {
+      get: (obj, key, receiver) => {
+        const value: unknown = Reflect.get(obj, key, receiver);
+        if (typeof value !== 'function' || typeof key !== 'string') return value;
+        return (...args: unknown[]) => {
+          const t0 = performance.now();
+          const out: unknown = (value as (...a: unknown[]) => unknown).apply(obj, args);
+          if (!(out instanceof Promise)) return out;
+          return out.finally(() => this.add(`${label}.${key}`, performance.now() - t0));
+        };
+      },
+    });
+  }
+
+  add(name: string, ms: number): void {
+    if (!this.on) return;
+    const list = this.calls.get(name) ?? [];
+    list.push(ms);
+    this.calls.set(name, list);
+  }
+
+  /** Median ms of each call seen, then forgets them. */
+  take(): Record<string, number> {
+    const out = Object.fromEntries([...this.calls].map(([k, v]) => [k, r1(median(v))]));
+    this.calls.clear();
+    return out;
+  }
+}
+
+/** Services whose ClickHouse, Postgres repositories, Redis and frontier calls are timed. */
+function timedServices(s: Services, times: CallTimes): Services {
+  const store = s.store;
+  const pg = {
+    policies: times.wrap(store.policies, 'pg.policies'),
+    users: times.wrap(store.users, 'pg.users'),
+    sessions: times.wrap(store.sessions, 'pg.sessions'),
+    tokens: times.wrap(store.tokens, 'pg.tokens'),
+    seeds: times.wrap(store.seeds, 'pg.seeds'),
+    fleet: times.wrap(store.fleet, 'pg.fleet'),
+  };
+  return {
+    ...s,
+    analytics: times.wrap(s.analytics, 'ch'),
+    frontier: times.wrap(s.frontier, 'frontier'),
+    recrawl: times.wrap(s.recrawl, 'recrawl'),
+    store: new Proxy(store, {
+      get: (obj, key, receiver) =>
+        typeof key === 'string' && key in pg
+          ? pg[key as keyof typeof pg]
+          : (Reflect.get(obj, key, receiver) as unknown),
+    }),
+  };
+}
+
+/**
+ * Times `call` `runs` times after a warm-up: total and JSON ms (median, p95), and the median
+ * of each store call it made.
+ */
+async function measure(
+  times: CallTimes,
+  runs: number,
+  call: () => Promise<unknown>,
+): Promise<Record<string, unknown>> {
+  await call();
+  const total: number[] = [];
+  const json: number[] = [];
+  times.on = true;
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    const out = await call();
+    total.push(performance.now() - t0);
+    const t1 = performance.now();
+    JSON.stringify(out);
+    json.push(performance.now() - t1);
+  }
+  times.on = false;
+  return {
+    median_ms: r1(median(total)),
+    p95_ms: r1(p95(total)),
+    json_ms: r1(median(json)),
+    parts: times.take(),
+  };
+}
+
+/** Each console page's first batch over HTTP (tRPC GET batch, session cookie). */
+async function httpBatches(
+  url: string,
+  cookie: string,
+  runs: number,
+): Promise<Record<string, { median_ms: number; p95_ms: number }>> {
+  const batches: Record<string, [string, unknown[]]> = {
+    overview: ['stats.get,stats.series,auth.me', [undefined, { window: '15m' }, undefined]],
+    hosts: ['hosts.list,auth.me', [{ q: '', limit: 100 }, undefined]],
+    agents: ['agents.list,shards.list,auth.me', [{}, {}, undefined]],
+  };
+  const out: Record<string, { median_ms: number; p95_ms: number }> = {};
+  for (const [page, [paths, inputs]] of Object.entries(batches)) {
+    const input = Object.fromEntries(inputs.map((v, i) => [String(i), v ?? null]));
+    const target = `${url}/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`;
+    const ms: number[] = [];
+    for (let k = 0; k < runs + 1; k++) {
+      const t0 = performance.now();
+      const res = await fetch(target, { headers: { cookie } });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`${page}: ${res.status} ${body.slice(0, 300)}`);
+      if (k > 0) ms.push(performance.now() - t0);
+    }
+    out[page] = { median_ms: r1(median(ms)), p95_ms: r1(p95(ms)) };
+  }
+  return out;
+}
+
+/** Runs the measurement; the object is also printed when run as a script. */
+export async function run(args: string[]): Promise<Record<string, unknown>> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      rows: { type: 'string', default: '1000000' },
+      runs: { type: 'string', default: '15' },
+    },
+  });
+  const rows = Number(values.rows);
+  const runs = Number(values.runs);
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-console-procs-'));
+  const db = new URL(
+    process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  );
+  db.pathname = `/crawler_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = { email: 'admin@bench.local', password: randomBytes(12).toString('base64url') };
+  const config = loadConfig({
+    DATABASE_URL: db.toString(),
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `bench-procs-${randomBytes(4).toString('hex')}`,
+    DATA_DIR: dataDir,
+    COORDINATOR_PORT: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    REDIS_VOLATILE_OK: 'true',
+  });
+  const coordinator = await Coordinator.start(config, createLogger('bench', 'warn'));
+  try {
+    const now = Date.now();
+    const t0 = performance.now();
+    for (let o = 0; o < rows; o += 100_000)
+      await coordinator.services.analytics.insertFetches(
+        fetchRows(Math.min(100_000, rows - o), o, now, rows),
+      );
+    const insertS = (performance.now() - t0) / 1000;
+    const login = await fetch(`${coordinator.url}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-crawler-csrf': '1' },
+      body: JSON.stringify(admin),
+    });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    if (login.status !== 200 || cookie === '') throw new Error(`login: ${login.status}`);
+
+    const times = new CallTimes();
+    const s = timedServices(coordinator.services, times);
+    const headers = { cookie };
+    const procedures: Record<string, () => Promise<unknown>> = {
+      'auth.me': async () => me(s, (await authenticate(s.store, headers))!),
+      'stats.get': () => getStats(statsDeps(s)),
+      'stats.series(15m)': () => statsSeries(s, { window: '15m' }),
+      'hosts.list': () =>
+        searchHosts({ analytics: s.analytics, policies: s.store.policies }, { limit: 100 }),
+      'agents.list': () => listAgents(s, {}),
+      'shards.list': () => listShards(s, {}),
+    };
+    const load = [loadavg()[0]!];
+    const out: Record<string, unknown> = {};
+    for (const [name, call] of Object.entries(procedures))
+      out[name] = await measure(times, runs, call);
+    load.push(loadavg()[0]!);
+    const http = await httpBatches(coordinator.url, cookie, runs);
+    load.push(loadavg()[0]!);
+    return {
+      bench: 'console-procedures',
+      rows,
+      runs,
+      insert_rows_per_s: Math.round(rows / insertS),
+      procedures: out,
+      http_batch: http,
+      load_avg_1m: load.map(r1),
+    };
+  } finally {
+    await coordinator.stop();
+    const redis = await connectRedis(config.REDIS_URL);
+    await deleteKeysWithPrefix(redis, config.REDIS_PREFIX);
+    redis.disconnect();
+    await dropDatabase(config.DATABASE_URL);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith('console-procedures.ts')) {
+  const result = await run(process.argv.slice(2));
+  console.log(JSON.stringify(result, null, 2));
+  console.log(JSON.stringify(result));
+  process.exit(0);
+}
