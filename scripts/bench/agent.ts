@@ -10,10 +10,10 @@ import { loadConfig, type Config } from '@crawler/domain/config';
 import { telemetryStreamKey } from '@crawler/domain/messages';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 import { frontierEntry } from '@crawler/domain/url';
-import { readRequestLog, scoreCrawl, type Manifest } from '@crawler/synthetic-web';
 import { measureCeiling } from './ceiling-phase';
 import { formatSummary, profileFiles, summarizeProfiles } from './cpuprofile-summary';
 import { measureChild } from './measure-child';
+import { scoreWeb, webBenchArgs, webBenchOptions } from './web-bench';
 import { startWebChild, type WebChild } from './web-child';
 import { round1, round2, windowCounts } from './window-counts';
 
@@ -30,20 +30,18 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const { values } = parseArgs({
     args,
     options: {
-      hosts: { type: 'string', default: '2000' },
-      seconds: { type: 'string', default: '60' },
-      'gap-ms': { type: 'string' },
-      seed: { type: 'string', default: '1' },
+      ...webBenchOptions({
+        hosts: 2000,
+        seconds: 60,
+        gapMs: loadConfig({}).CRAWLER_DEFAULT_GAP_MS,
+      }),
       processes: { type: 'string', default: '1' },
       'log-level': { type: 'string', default: 'warn' },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
     },
   });
-  const hosts = Number(values.hosts);
-  const seconds = Number(values.seconds);
-  const gapMs = Number(values['gap-ms'] ?? loadConfig({}).CRAWLER_DEFAULT_GAP_MS);
-  const seed = values.seed ?? '1';
+  const { hosts, seconds, gapMs, seed } = webBenchArgs(values);
   const processes = Number(values.processes);
   if (!Number.isInteger(processes) || processes < 1)
     throw new Error(`--processes must be a positive integer, got ${values.processes}`);
@@ -101,16 +99,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
         `machine ${(agent.machineBusy * 100).toFixed(0)}% busy`,
     );
     await web1.stop();
-    const log1 = await readRequestLog(web1.logPath);
-    const manifest = JSON.parse(readFileSync(web1.manifest, 'utf8')) as Manifest;
-    const score = scoreCrawl({
-      log: log1,
-      manifest,
-      productToken: config.CRAWLER_UA_TOKEN,
-      minGapMs: gapMs,
-    });
-    for (const v of score.violations.slice(0, 10))
-      console.error(`violation ${v.kind} ${v.host}: ${v.detail}`);
+    const { log: log1, manifest, score } = await scoreWeb(web1, config.CRAWLER_UA_TOKEN, gapMs);
     const a = windowCounts(log1, agent.windowStartMs, agent.windowEndMs);
 
     // Phase 2: the ceiling, on a fresh web (cold like the agent's, an empty log).

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { benchOptions } from './chaos/chaos-options';
 import { chaosTargets, type ChaosResult } from './chaos/chaos-result';
 import { runChaos } from './chaos/run-chaos';
+import { webBenchArgs, webBenchOptions } from './web-bench';
 
 /**
  * Issue 13's chaos scenario (docs/BENCHMARKS.md, "chaos"): a crawl of the synthetic web by agent
@@ -14,21 +15,19 @@ export async function run(args: string[]): Promise<ChaosResult> {
   const { values } = parseArgs({
     args,
     options: {
-      hosts: { type: 'string', default: '300' },
-      seconds: { type: 'string', default: '120' },
-      'gap-ms': { type: 'string', default: '500' },
-      seed: { type: 'string', default: '1' },
+      ...webBenchOptions({ hosts: 300, seconds: 120, gapMs: 500 }),
       agents: { type: 'string', default: '3' },
       hostile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
     },
   });
+  const { hosts, seconds, gapMs, seed } = webBenchArgs(values);
   const result = await runChaos(
     benchOptions({
-      hosts: Number(values.hosts),
-      seconds: Number(values.seconds),
-      gapMs: Number(values['gap-ms']),
-      seed: Number(values.seed),
+      hosts,
+      seconds,
+      gapMs,
+      seed: Number(seed),
       agents: Number(values.agents),
       hostile: values.hostile,
     }),

@@ -10,7 +10,13 @@
  *   service function, with every store it uses wrapped so each call of ClickHouse, Postgres and
  *   Redis is timed on its own (`parts`, median ms of each call);
  * - the JSON of each answer (`json_ms`), and each page's batch over HTTP (tRPC, with a session
- *   cookie, as the console's server sends it: `http_batch`).
+ *   cookie, as the console's server sends it: `http_batch`);
+ * - `stats.get (ingesting)`: one fetch row inserted before each call (not timed), as while a
+ *   crawl runs, so the day's totals are read again every time;
+ * - `before_after`: each query issue 14 replaced beside its replacement, in the same run (the
+ *   machine is shared, so only figures taken together compare): the whole-table FINAL totals
+ *   (AnalyticsStore.fetchStats) against readFetchTotals, the 15 min series from `fetches` against
+ *   `fetch_timeline`, the host list's former query against searchHosts, and the agents' rates.
  * Prints one JSON object (medians and p95 in ms), also as the last stdout line.
  */
 import { randomBytes } from 'node:crypto';
@@ -28,6 +34,7 @@ import { statsDeps, type Services } from '../../apps/coordinator/src/api/service
 import { authenticate } from '../../apps/coordinator/src/auth/authenticate';
 import { me } from '../../apps/coordinator/src/auth/login';
 import { searchHosts } from '../../apps/coordinator/src/hosts/search-hosts';
+import { readFetchTotals } from '../../apps/coordinator/src/stats/fetch-totals';
 import { getStats } from '../../apps/coordinator/src/stats/get-stats';
 import { statsSeries } from '../../apps/coordinator/src/stats/stats-series';
 import { listAgents } from '../../apps/coordinator/src/agents/list-agents';
@@ -143,25 +150,82 @@ async function measure(
   times: CallTimes,
   runs: number,
   call: () => Promise<unknown>,
+  prepare: (k: number) => Promise<void> = async () => {},
 ): Promise<Record<string, unknown>> {
+  await prepare(-1);
   await call();
   const total: number[] = [];
   const json: number[] = [];
-  times.on = true;
   for (let k = 0; k < runs; k++) {
+    await prepare(k);
+    times.on = true;
     const t0 = performance.now();
     const out = await call();
     total.push(performance.now() - t0);
+    times.on = false;
     const t1 = performance.now();
     JSON.stringify(out);
     json.push(performance.now() - t1);
   }
-  times.on = false;
   return {
     median_ms: r1(median(total)),
     p95_ms: r1(p95(total)),
     json_ms: r1(median(json)),
     parts: times.take(),
+  };
+}
+
+// The queries issue 14 replaced, kept here to compare with their replacements in one run.
+const FORMER_HOSTS_SQL = `
+SELECT host, countIf(error_code != 'robots_denied') AS fetches,
+       toUnixTimestamp64Milli(max(fetched_at)) AS last_ms,
+       countIf(error_code != 'robots_denied' AND (status = 0 OR status >= 500)) AS errors
+FROM fetches FINAL
+WHERE host > {after:String} AND ({q:String} = '' OR positionCaseInsensitive(host, {q:String}) > 0)
+GROUP BY host ORDER BY host LIMIT {take:UInt32}
+SETTINGS do_not_merge_across_partitions_select_final = 1`;
+const ratesSql = (table: string) => `
+SELECT agent_id, count() AS n FROM ${table}
+WHERE fetched_at > now64(3) - INTERVAL 60 SECOND AND error_code != 'robots_denied'
+GROUP BY agent_id`;
+
+/** Median ms of `runs` calls after a warm-up. */
+async function medianMs(runs: number, call: () => Promise<unknown>): Promise<number> {
+  await call();
+  const ms: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    await call();
+    ms.push(performance.now() - t0);
+  }
+  return r1(median(ms));
+}
+
+/** Each replaced query and its replacement, in turn, on the same data. */
+async function beforeAfter(s: Services, runs: number): Promise<Record<string, [number, number]>> {
+  const a = s.analytics;
+  const hosts = { after: '', q: '', take: 101 };
+  const series = (source: 'fetches' | 'timeline') => () =>
+    statsSeries(s, { window: '15m' }, Date.now(), source);
+  return {
+    fetch_totals_full_final_vs_per_day_unchanged: [
+      await medianMs(runs, () => a.fetchStats()),
+      await medianMs(runs, () => readFetchTotals(a)),
+    ],
+    series_15m_fetches_vs_timeline: [
+      await medianMs(runs, series('fetches')),
+      await medianMs(runs, series('timeline')),
+    ],
+    hosts_page_former_sql_vs_search_hosts: [
+      await medianMs(runs, () => a.queryJson(FORMER_HOSTS_SQL, hosts)),
+      await medianMs(runs, () =>
+        searchHosts({ analytics: a, policies: s.store.policies }, { limit: 100 }),
+      ),
+    ],
+    agent_rates_fetches_vs_timeline: [
+      await medianMs(runs, () => a.queryJson(ratesSql('fetches'))),
+      await medianMs(runs, () => a.queryJson(ratesSql('fetch_timeline'))),
+    ],
   };
 }
 
@@ -254,6 +318,14 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const [name, call] of Object.entries(procedures))
       out[name] = await measure(times, runs, call);
+    // While a crawl runs: a new row today before each call, so today's totals are read again.
+    const one = fetchRows(1, rows, now, rows)[0]!;
+    out['stats.get (ingesting)'] = await measure(times, runs, procedures['stats.get']!, (k) =>
+      coordinator.services.analytics.insertFetches([
+        { ...one, url_fp: `ff${String(k + 2).padStart(14, '0')}`, fetched_at: new Date() },
+      ]),
+    );
+    const compared = await beforeAfter(coordinator.services, runs);
     load.push(loadavg()[0]!);
     const http = await httpBatches(coordinator.url, cookie, runs);
     load.push(loadavg()[0]!);
@@ -264,6 +336,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       insert_rows_per_s: Math.round(rows / insertS),
       procedures: out,
       http_batch: http,
+      before_after: compared,
       load_avg_1m: load.map(r1),
     };
   } finally {

@@ -6,11 +6,11 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@crawler/domain/config';
 import { createLogger } from '@crawler/adapters/log';
-import { readRequestLog, scoreCrawl, type Manifest } from '@crawler/synthetic-web';
 import { oneShotCrawl } from '../../apps/coordinator/src/cli/one-shot-crawl';
 import { measureCeiling } from './ceiling-phase';
 import { logClockMs } from './measure-child';
 import { machineCpuTicks, processCpuMs, processMemoryMb, threadCpuMs } from './proc-stats';
+import { scoreWeb, webBenchArgs, webBenchOptions } from './web-bench';
 import { startWebChild } from './web-child';
 import { round1, round2, windowCounts } from './window-counts';
 
@@ -31,17 +31,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const { values } = parseArgs({
     args,
     options: {
-      hosts: { type: 'string', default: '300' },
-      seconds: { type: 'string', default: '60' },
-      'gap-ms': { type: 'string', default: '1000' },
-      seed: { type: 'string', default: '1' },
+      ...webBenchOptions({ hosts: 300, seconds: 60, gapMs: 1000 }),
       'no-ceiling': { type: 'boolean', default: false },
     },
   });
-  const hosts = Number(values.hosts);
-  const seconds = Number(values.seconds);
-  const gapMs = Number(values['gap-ms']);
-  const seed = values.seed ?? '1';
+  const { hosts, seconds, gapMs, seed } = webBenchArgs(values);
   const load1 = loadavg()[0] ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'bench-e2e-'));
   try {
@@ -83,16 +77,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     clearInterval(sampler);
     await web.stop();
     const mainMs = (threads1.get(process.pid) ?? 0) - (threads0.get(process.pid) ?? 0);
-    const log = await readRequestLog(web.logPath);
-    const manifest = JSON.parse(readFileSync(web.manifest, 'utf8')) as Manifest;
-    const report = scoreCrawl({
-      log,
-      manifest,
-      productToken: config.CRAWLER_UA_TOKEN,
-      minGapMs: gapMs,
-    });
-    for (const v of report.violations.slice(0, 10))
-      console.error(`violation ${v.kind} ${v.host}: ${v.detail}`);
+    const { log, manifest, score: report } = await scoreWeb(web, config.CRAWLER_UA_TOKEN, gapMs);
     const a = windowCounts(log, calledAt, calledAt + seconds * 1000);
     // CPU over the whole call (set-up and stop included) against every page the web served.
     const allPages = windowCounts(log, calledAt, returnedAt).pages;

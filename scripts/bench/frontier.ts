@@ -5,6 +5,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Frontier, type EnqueueUrl } from '@crawler/frontier';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
+import { measureSeenFalsePositives } from './frontier-seen';
+import { openBenchSpill, type BenchSpill } from './frontier-spill';
 
 /**
  * The frontier alone against the local Redis: enqueue with dedupe, Redis memory per queued URL,
@@ -19,6 +21,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       shards: { type: 'string', default: '64' },
       'redis-url': { type: 'string' },
       concurrency: { type: 'string', default: '8' },
+      // URLs per host tier kept in Redis, the rest spilled to Postgres (0: every URL in Redis).
+      'head-max': { type: 'string', default: '128' },
     },
   });
   const nUrls = Number(values.urls);
@@ -37,7 +41,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     defaultGapMs: 0,
     dailyBudget: 0,
     seen: { mode: 'bloom', expectedUrls: nUrls, bitsPerUrl: 10, hashes: 7 },
+    headMax: Number(values['head-max']),
   });
+  const spill: BenchSpill | null = frontier.spill.enabled ? await openBenchSpill(frontier) : null;
   try {
     // URLs like a crawl's: ~60 characters, `nUrls / nHosts` per host, arriving host by host as
     // links discovered on a host's pages do (mostly same-host), so a batch of 1,000 holds ~100 hosts.
@@ -72,6 +78,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     const enqueueRedisCpuS = (await redisCpuS(redis)) - redisCpu0;
     const enqueueClientCpuS = (cpu.user + cpu.system) / 1e6;
     const offered = batches.reduce((a, b) => a + b.length, 0);
+    // Redis memory is measured once the spiller has copied the overflow out (as it does live).
+    await spill?.drainOverflow();
     const stats = await frontier.stats();
     const memAfter = await usedMemory(redis);
 
@@ -87,20 +95,19 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
         Boolean,
       ).length;
     }
-    const n = accepted / shards;
-    const m = frontier.bloomBits;
-    const k = frontier.bloomHashes;
-    const theory = (1 - Math.exp((-k * n) / m)) ** k;
+    // Over the layers the filters opened (includes/seen-set.lua), as recorded.
+    const theory = await frontier.urls.seenSet.falsePositiveRate();
 
     // 3. Lease + complete everything, several agents at once.
     console.error('lease + complete');
     t0 = performance.now();
+    spill?.startRefilling();
     let done = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async (_, a) => {
         for (;;) {
           const leases = await frontier.lease(`bench-${a}`, 200);
-          if (leases.length === 0) break;
+          if (leases.length === 0 && !(await refillsPending(frontier, spill))) break;
           await Promise.all(
             leases.map((l) =>
               frontier.complete(l, { processed: l.urls.length, delayMs: 0, paceMs: 1 }),
@@ -111,6 +118,10 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       }),
     );
     const leaseS = (performance.now() - t0) / 1000;
+    await spill?.stopRefilling();
+    // 4. The seen set at 10× its sizing, on a filter of its own.
+    console.error('seen set at 10x its sizing');
+    const seenFp = await measureSeenFalsePositives(redis, { prefix, urls: nUrls, shards });
 
     return {
       bench: 'frontier',
@@ -128,12 +139,26 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       leased_urls: done,
       bloom_fp_rate: Number((falsePositives / probes.length).toFixed(5)),
       bloom_fp_theory: Number(theory.toFixed(5)),
+      ...seenFp,
+      head_max: Number(values['head-max']),
+      ...(spill ? await spill.fields(stats.spilledUrls) : {}),
     };
   } finally {
+    await spill?.close();
     await deleteKeysWithPrefix(redis, prefix);
     redis.disconnect();
     own?.stop();
   }
+}
+
+/**
+ * With bounded heads, an empty lease may only mean the heads wait for the refiller: true (after a
+ * short pause) while URLs are still queued or leased.
+ */
+async function refillsPending(frontier: Frontier, spill: BenchSpill | null): Promise<boolean> {
+  if (!spill || (await frontier.isIdle())) return false;
+  await sleep(5);
+  return true;
 }
 
 /** Starts a throwaway redis-server on a free loopback port (no persistence). */

@@ -11,6 +11,7 @@ import { loadConfig } from '@crawler/domain/config';
 import { createLogger } from '@crawler/adapters/log';
 import { telemetryStreamKey } from '@crawler/domain/messages';
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
+import { benchEnv } from '@crawler/testing';
 import { Coordinator } from '../../apps/coordinator/src/coordinator';
 import { dropDatabase } from '../../apps/coordinator/src/db/migrate';
 import { TelemetryIngest } from '../../apps/coordinator/src/telemetry/ingest-telemetry';
@@ -198,20 +199,12 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const requests = Number(values.requests);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
-  const base = new URL(
-    process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
-  );
-  base.pathname = `/crawler_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
   const token = `crw_${randomBytes(24).toString('base64url')}`;
   const config = loadConfig({
-    DATABASE_URL: base.toString(),
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    REDIS_PREFIX: `bench-ingest-${randomBytes(4).toString('hex')}`,
-    DATA_DIR: dataDir,
+    ...benchEnv('ingest', dataDir),
     COORDINATOR_PORT: '0',
     LOG_LEVEL: 'warn',
     ADMIN_TOKEN: token,
-    REDIS_VOLATILE_OK: 'true',
   });
   const coordinator = await Coordinator.start(config, createLogger('bench', 'warn'));
   const redis = await connectRedis(config.REDIS_URL);

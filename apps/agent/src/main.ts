@@ -1,6 +1,6 @@
 import { loadConfig } from '@crawler/domain/config';
 import { connectRedis, RedisNotDurableError } from '@crawler/adapters/redis';
-import { CrawlAgent, serveMetrics } from '@crawler/crawl-core';
+import { CrawlAgent, serveMetricsUnlessOff } from '@crawler/crawl-core';
 import { createLogger } from '@crawler/adapters/log';
 
 // The agent process: `tsx apps/agent/src/main.ts`. SIGTERM/SIGINT drain it cleanly.
@@ -16,15 +16,12 @@ const agent = await CrawlAgent.create(config, redis, log).catch((err: unknown) =
   throw err;
 });
 agent.start();
-const metrics =
-  config.AGENT_METRICS_PORT > 0
-    ? await serveMetrics(
-        agent.metrics.registry,
-        config.AGENT_METRICS_PORT,
-        config.AGENT_METRICS_HOST,
-        () => agent.health(),
-      )
-    : null;
+const metrics = await serveMetricsUnlessOff(
+  agent.metrics.registry,
+  config.AGENT_METRICS_PORT,
+  config.AGENT_METRICS_HOST,
+  () => agent.health(),
+);
 log.info(
   { agentId: config.agentId, maxHosts: config.AGENT_MAX_HOSTS, metricsPort: metrics?.port ?? null },
   'agent started',

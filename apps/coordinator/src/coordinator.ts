@@ -20,7 +20,9 @@ import { RecrawlStore } from './recrawl/recrawl-store';
 import { RecrawlSweeper } from './recrawl/recrawl-sweeper';
 import { NearDupIndex } from './dedupe/near-dup-index';
 import { FleetRecorder } from './fleet/record-fleet';
+import { FrontierSpillLoop } from './frontier-spill/spill-loop';
 import { CoordinatorMetrics } from './metrics/coordinator-metrics';
+import { SeenConfirmLoop } from './seen-confirm/seen-confirm-loop';
 
 /** How often agents seen and the shard map are recorded in Postgres. */
 const FLEET_RECORD_EVERY_MS = 5_000;
@@ -54,6 +56,10 @@ export class Coordinator {
     readonly generation: GenerationWatch,
     /** Prometheus metrics; main.ts serves them on COORDINATOR_METRICS_PORT. */
     readonly metrics: CoordinatorMetrics,
+    /** Spills the bounded heads' overflow to Postgres and refills low heads (FRONTIER_HEAD_MAX). */
+    readonly spill: FrontierSpillLoop,
+    /** Confirms the seen set's maybe-seen discoveries against ClickHouse (null: FRONTIER_SEEN_CONFIRM_MAX=0). */
+    readonly seenConfirm: SeenConfirmLoop | null,
   ) {}
 
   static async start(
@@ -152,6 +158,21 @@ export class Coordinator {
       log,
     });
     await fleet.start(FLEET_RECORD_EVERY_MS);
+    // Bounded heads (FRONTIER_HEAD_MAX): spill the overflow to Postgres and refill low heads.
+    const spill = new FrontierSpillLoop({
+      frontier,
+      redis,
+      databaseUrl: config.DATABASE_URL,
+      owner: `coordinator-${config.coordinatorId}`,
+      log,
+    });
+    spill.start(config.FRONTIER_SPILL_EVERY_MS);
+    // Bloom "maybe seen" for a discovered URL: checked against the URL table, enqueued if new.
+    const seenConfirm =
+      config.FRONTIER_SEEN_CONFIRM_MAX > 0 && config.FRONTIER_SEEN === 'bloom'
+        ? new SeenConfirmLoop({ redis, frontier, analytics, prefix: config.REDIS_PREFIX, log })
+        : null;
+    seenConfirm?.start(config.FRONTIER_SEEN_CONFIRM_EVERY_MS);
     const metrics = new CoordinatorMetrics({
       coordinatorId: config.coordinatorId,
       redis,
@@ -177,6 +198,8 @@ export class Coordinator {
       fleet,
       generation,
       metrics,
+      spill,
+      seenConfirm,
     );
   }
 
@@ -192,6 +215,8 @@ export class Coordinator {
     await this.generation.stop();
     await this.recrawlSweeper.stop();
     await this.fleet.stop();
+    await this.spill.stop();
+    await this.seenConfirm?.stop();
     await this.ingest.stop();
     await this.pagesIngest.stop();
     await this.services.analytics.close();

@@ -1,7 +1,7 @@
 import { loadConfig } from '@crawler/domain/config';
 import { createLogger } from '@crawler/adapters/log';
 import { RedisNotDurableError, RedisUnavailableError } from '@crawler/adapters/redis';
-import { serveMetrics } from '@crawler/crawl-core';
+import { serveMetricsUnlessOff } from '@crawler/crawl-core';
 import { Coordinator } from './coordinator';
 
 // The coordinator process: `tsx apps/coordinator/src/main.ts`.
@@ -15,14 +15,11 @@ const coordinator = await Coordinator.start(config, log).catch((err: unknown) =>
   }
   throw err;
 });
-const metrics =
-  config.COORDINATOR_METRICS_PORT > 0
-    ? await serveMetrics(
-        coordinator.metrics.registry,
-        config.COORDINATOR_METRICS_PORT,
-        config.COORDINATOR_METRICS_HOST,
-      )
-    : null;
+const metrics = await serveMetricsUnlessOff(
+  coordinator.metrics.registry,
+  config.COORDINATOR_METRICS_PORT,
+  config.COORDINATOR_METRICS_HOST,
+);
 log.info({ url: coordinator.url, metricsPort: metrics?.port ?? null }, 'coordinator listening');
 console.log(`coordinator: API on ${coordinator.url} (REST /v1, tRPC /trpc)`);
 

@@ -459,6 +459,8 @@ describe('schema.prisma and the SQL migrations agree', () => {
       'api_tokens',
       'audit_log',
       'crawl_settings',
+      'frontier_refill_batch',
+      'frontier_spill',
       'host_block_patterns',
       'host_policies',
       'seed_list_members',

@@ -1,4 +1,4 @@
-import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
+import { CodedError } from '@crawler/domain/errors';
 
 /** Stable codes of {@link AnalyticsError}: branch on these, never on the message. */
 export type AnalyticsErrorCode =
@@ -14,18 +14,12 @@ export type AnalyticsErrorCode =
   | 'ANALYTICS_CLOSED';
 
 /** The one error type of the analytics store. */
-export class AnalyticsError extends CrawlerError {
+export class AnalyticsError extends CodedError<AnalyticsErrorCode> {
   override readonly name = 'AnalyticsError';
-  /** A failed query may pass on another try (the engine's fault); the others will not. */
-  readonly retry: RetryClass;
 
-  constructor(
-    readonly code: AnalyticsErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.retry = code === 'ANALYTICS_QUERY_FAILED' ? 'retry' : 'give_up';
+  /** A failed query may pass on another try (the engine's fault); the others will not. */
+  constructor(code: AnalyticsErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, { ANALYTICS_QUERY_FAILED: 'retry' }, options);
   }
 }
 

@@ -67,6 +67,7 @@ describe('migrations', () => {
       'pages',
       'fetches_by_time',
       'fetches_per_minute',
+      'fetch_timeline',
     ]);
     await s.migrate();
     expect(await ledger()).toEqual(first);
@@ -78,6 +79,8 @@ describe('migrations', () => {
       { name: 'captures_mv', engine: 'MaterializedView' },
       { name: 'fetch_simhashes_per_minute', engine: 'AggregatingMergeTree' },
       { name: 'fetch_simhashes_per_minute_mv', engine: 'MaterializedView' },
+      { name: 'fetch_timeline', engine: 'ReplacingMergeTree' },
+      { name: 'fetch_timeline_mv', engine: 'MaterializedView' },
       { name: 'fetches', engine: 'ReplacingMergeTree' },
       { name: 'fetches_by_time', engine: 'ReplacingMergeTree' },
       { name: 'fetches_by_time_mv', engine: 'MaterializedView' },
@@ -103,6 +106,7 @@ describe('migrations', () => {
         '006_pages',
         '007_fetches_by_time',
         '008_fetches_per_minute',
+        '009_fetch_timeline',
       ]);
       expect(await applyMigrations(db, migrations)).toEqual([]);
       const edited = migrations.map((m) => (m.version === 2 ? { ...m, checksum: 'edited' } : m));

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import type { ClickHouseBackend } from './clickhouse-backend';
-import { rowDecoder } from './decode-rows';
 import { fetchRowSchema } from './fetch-row';
+import { newestRowsOfUrl, type UrlRowsReader } from './newest-rows-of-url';
 
 /**
  * A CDX row (`captures`, fed from `fetches` by a view): where the WARC record of one fetch is
@@ -29,22 +28,9 @@ export type CaptureRow = z.output<typeof captureRowSchema>;
 /** Columns of `captures`, in the table's order. */
 export const CAPTURE_COLUMNS = Object.keys(captureRowSchema.shape);
 
-const READ_CAPTURES_SQL = `
-SELECT ${CAPTURE_COLUMNS.join(', ')}
-FROM captures FINAL
-WHERE url_fp = {fp:String}
-ORDER BY fetched_at DESC
-LIMIT {limit:UInt32}
-SETTINGS do_not_merge_across_partitions_select_final = 1`;
-
-const toCaptureRow = rowDecoder(captureRowSchema);
-
 /** The captures of a URL, newest first (at most `limit`, default 100). */
-export async function readCaptures(
-  db: ClickHouseBackend,
-  urlFp: string,
-  limit = 100,
-): Promise<CaptureRow[]> {
-  const rows = await db.queryRows<Record<string, unknown>>(READ_CAPTURES_SQL, { fp: urlFp, limit });
-  return rows.map(toCaptureRow);
-}
+export const readCaptures: UrlRowsReader<CaptureRow> = newestRowsOfUrl(
+  'captures',
+  captureRowSchema,
+  100,
+);

@@ -1,7 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { drainPending, Session } from 'chdb';
 import { queryFailed as failed } from './analytics-errors';
-import { INSERT_SETTINGS, normalizeParams, type ClickHouseBackend } from './clickhouse-backend';
+import {
+  failingAsQueryFailed,
+  INSERT_SETTINGS,
+  normalizeParams,
+  type ClickHouseBackend,
+} from './clickhouse-backend';
 
 /**
  * Embedded ClickHouse (chdb) on a local folder. libchdb binds one data folder per process, so
@@ -22,50 +27,31 @@ export async function openChdbBackend(path: string, database: string): Promise<C
     throw failed(`opening ${database} in ${path}`, err);
   }
 
-  return {
+  return failingAsQueryFailed({
     async exec(sql) {
-      try {
-        await session.queryAsync(sql);
-      } catch (err) {
-        throw failed('statement failed', err);
-      }
+      await session.queryAsync(sql);
     },
     async queryRows<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
-      let text: string;
-      try {
-        const result = await session.queryBindAsync(sql, normalizeParams(params), {
-          format: 'JSON',
-        });
-        text = result.text();
-      } catch (err) {
-        throw failed('query failed', err);
-      }
+      const result = await session.queryBindAsync(sql, normalizeParams(params), { format: 'JSON' });
+      const text = result.text();
       // A statement with no result set (DDL) answers with nothing at all.
       return text.trim() === '' ? [] : (JSON.parse(text) as { data: T[] }).data;
     },
     async insertJsonEachRow(table, payload) {
-      try {
-        await session.insert({ table, values: payload, format: 'JSONEachRow' });
-      } catch (err) {
-        throw failed(`insert into ${table} failed`, err);
-      }
+      await session.insert({ table, values: payload, format: 'JSONEachRow' });
     },
     async insertJsonCompact(table, columns, payload) {
-      try {
-        await session.insert({
-          table,
-          values: payload,
-          format: 'JSONCompactEachRow',
-          columns,
-          settings: INSERT_SETTINGS,
-        });
-      } catch (err) {
-        throw failed(`insert into ${table} failed`, err);
-      }
+      await session.insert({
+        table,
+        values: payload,
+        format: 'JSONCompactEachRow',
+        columns,
+        settings: INSERT_SETTINGS,
+      });
     },
     async close() {
       session.close();
       await drainPending();
     },
-  };
+  });
 }

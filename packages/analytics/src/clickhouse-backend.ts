@@ -1,3 +1,5 @@
+import { queryFailed } from './analytics-errors';
+
 /**
  * The few operations the analytics store needs from ClickHouse, implemented once over embedded
  * chdb and once over a server. Both run the same SQL; table names are unqualified and resolve
@@ -39,3 +41,30 @@ export function normalizeParams(params: Record<string, unknown>): Record<string,
  * use FINAL anyway, so that work buys nothing at insert time.
  */
 export const INSERT_SETTINGS = { optimize_on_insert: 0 } as const;
+
+/**
+ * `engine` with each failure of a statement wrapped as ANALYTICS_QUERY_FAILED saying what failed
+ * (the engine's error its cause): both backends are built on it, so they fail alike.
+ */
+export function failingAsQueryFailed(engine: ClickHouseBackend): ClickHouseBackend {
+  return {
+    exec: (sql) => orQueryFailed('statement failed', () => engine.exec(sql)),
+    queryRows: <T>(sql: string, params: Record<string, unknown>) =>
+      orQueryFailed('query failed', () => engine.queryRows<T>(sql, params)),
+    insertJsonEachRow: (table, payload) =>
+      orQueryFailed(`insert into ${table} failed`, () => engine.insertJsonEachRow(table, payload)),
+    insertJsonCompact: (table, columns, payload) =>
+      orQueryFailed(`insert into ${table} failed`, () =>
+        engine.insertJsonCompact(table, columns, payload),
+      ),
+    close: () => engine.close(),
+  };
+}
+
+async function orQueryFailed<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw queryFailed(what, err);
+  }
+}

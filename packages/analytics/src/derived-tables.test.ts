@@ -158,6 +158,7 @@ describe('migrations', () => {
         '006_pages',
         '007_fetches_by_time',
         '008_fetches_per_minute',
+        '009_fetch_timeline',
       ]);
       const q = { queryJson: <T>(sql: string) => db.queryRows<T>(sql, {}) };
       const expected = { urls: 200, captures: 400, fetches: 600, by_time: 600 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseOrThrow } from '@crawler/domain/errors';
 import { AnalyticsError } from './analytics-errors';
 import { openChdbBackend } from './chdb-backend';
 import type { ClickHouseBackend } from './clickhouse-backend';
@@ -112,15 +113,11 @@ function storeOver(db: ClickHouseBackend): AnalyticsStore {
  * `url`. Creates the database if missing; call `migrate()` before first use.
  */
 export async function openAnalytics(opts: AnalyticsOptions = {}): Promise<AnalyticsStore> {
-  const parsed = optionsSchema.safeParse(opts);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AnalyticsError(
-      'ANALYTICS_BAD_OPTIONS',
-      `openAnalytics option ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  const { path, url, database } = parsed.data;
+  const { path, url, database } = parseOrThrow(
+    optionsSchema,
+    opts,
+    (problem) => new AnalyticsError('ANALYTICS_BAD_OPTIONS', `openAnalytics option ${problem}`),
+  );
   const db = url ? await openServerBackend(url, database) : await openChdbBackend(path, database);
   return storeOver(db);
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_LINKS, parsedPageSchema } from '@crawler/domain/messages';
-import type { ClickHouseBackend } from './clickhouse-backend';
-import { rowDecoder } from './decode-rows';
 import { encodeRows } from './encode-rows';
+import { newestRowsOfUrl, type UrlRowsReader } from './newest-rows-of-url';
 
 const message = parsedPageSchema.shape;
 
@@ -57,25 +56,8 @@ export function encodePageRows(rows: readonly PageRow[]): Promise<Buffer> {
   );
 }
 
-const READ_PAGES_SQL = `
-SELECT ${PAGE_FIELDS.join(', ')}
-FROM pages FINAL
-WHERE url_fp = {fp:String}
-ORDER BY fetched_at DESC
-LIMIT {limit:UInt32}
-SETTINGS do_not_merge_across_partitions_select_final = 1`;
-
-const toPageRow = rowDecoder(pageRowSchema);
-
 /** The parsed captures of a URL, newest first (at most `limit`, default 10). */
-export async function readPages(
-  db: ClickHouseBackend,
-  urlFp: string,
-  limit = 10,
-): Promise<PageRow[]> {
-  const rows = await db.queryRows<Record<string, unknown>>(READ_PAGES_SQL, { fp: urlFp, limit });
-  return rows.map(toPageRow);
-}
+export const readPages: UrlRowsReader<PageRow> = newestRowsOfUrl('pages', pageRowSchema, 10);
 
 /** `shape` with the field `key` replaced, in its place, by the fields of `by`. */
 function replaceField<S extends z.ZodRawShape, K extends keyof S, R extends z.ZodRawShape>(

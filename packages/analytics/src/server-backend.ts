@@ -1,7 +1,12 @@
 import { Readable } from 'node:stream';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { queryFailed as failed } from './analytics-errors';
-import { INSERT_SETTINGS, normalizeParams, type ClickHouseBackend } from './clickhouse-backend';
+import {
+  failingAsQueryFailed,
+  INSERT_SETTINGS,
+  normalizeParams,
+  type ClickHouseBackend,
+} from './clickhouse-backend';
 
 /** Creates the database through a client that does not select it (it may not exist yet). */
 async function ensureDatabase(url: string, database: string): Promise<void> {
@@ -20,49 +25,33 @@ export async function openServerBackend(url: string, database: string): Promise<
   await ensureDatabase(url, database);
   const client: ClickHouseClient = createClient({ url, database });
 
-  return {
+  return failingAsQueryFailed({
     async exec(sql) {
-      try {
-        await client.command({ query: sql });
-      } catch (err) {
-        throw failed('statement failed', err);
-      }
+      await client.command({ query: sql });
     },
     async queryRows<T>(sql: string, params: Record<string, unknown>): Promise<T[]> {
-      try {
-        const result = await client.query({
-          query: sql,
-          query_params: normalizeParams(params),
-          format: 'JSONEachRow',
-        });
-        return await result.json<T>();
-      } catch (err) {
-        throw failed('query failed', err);
-      }
+      const result = await client.query({
+        query: sql,
+        query_params: normalizeParams(params),
+        format: 'JSONEachRow',
+      });
+      return await result.json<T>();
     },
     async insertJsonEachRow(table, payload) {
-      try {
-        // A stream is sent as-is: the payload is already JSONEachRow.
-        await client.insert({ table, values: Readable.from([payload]), format: 'JSONEachRow' });
-      } catch (err) {
-        throw failed(`insert into ${table} failed`, err);
-      }
+      // A stream is sent as-is: the payload is already JSONEachRow.
+      await client.insert({ table, values: Readable.from([payload]), format: 'JSONEachRow' });
     },
     async insertJsonCompact(table, columns, payload) {
-      try {
-        await client.insert({
-          table,
-          values: Readable.from([payload]),
-          format: 'JSONCompactEachRow',
-          columns: [...columns] as [string, ...string[]],
-          clickhouse_settings: INSERT_SETTINGS,
-        });
-      } catch (err) {
-        throw failed(`insert into ${table} failed`, err);
-      }
+      await client.insert({
+        table,
+        values: Readable.from([payload]),
+        format: 'JSONCompactEachRow',
+        columns: [...columns] as [string, ...string[]],
+        clickhouse_settings: INSERT_SETTINGS,
+      });
     },
     async close() {
       await client.close();
     },
-  };
+  });
 }

@@ -2,5 +2,5 @@ export { CrawlAgent } from './agent';
 export { agentsKey, contentIndexKeys, robotsKey, sitemapKey, type ShardLayout } from './keys';
 export { ADDRESS_REFUSALS } from './lease/lease-run';
 export { ContentIndex, type ContentOrigin } from './dedupe/content-index';
-export { serveMetrics } from './metrics/serve-metrics';
+export { serveMetrics, serveMetricsUnlessOff } from './metrics/serve-metrics';
 export { PagePublisher } from './feed/page-publisher';

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { allShards, type FrontierResources } from './resources';
+import { seenFalsePositiveRate } from './seen-layers';
+import { readSeenLayers } from './seen-set';
 import type { FrontierStats } from './types';
 
-const statsReply = z.array(z.coerce.number()).length(10);
+const statsReply = z.array(z.coerce.number()).length(11);
 
 /**
  * Running the frontier: its layout check, shard moves between Redis nodes (freeze/thaw), and
@@ -64,6 +66,7 @@ export class FrontierAdmin {
       shards: this.r.shards,
       hosts: 0,
       queuedUrls: 0,
+      spilledUrls: 0,
       seenUrls: 0,
       seenBytes: 0,
       seenFalsePositiveRate: 0,
@@ -73,10 +76,21 @@ export class FrontierAdmin {
       deadLetters: 0,
       processedUrls: 0,
     };
-    for (const r of replies) {
+    // Bloom: each shard's expected rate over its layers (a shard no add has described yet: layer
+    // 0 holding the URLs accepted).
+    const fpRates =
+      seen.mode === 'bloom'
+        ? await Promise.all(
+            replies.map(async (r, s) =>
+              seenFalsePositiveRate(await readSeenLayers(this.r, s, statsReply.parse(r)[2])),
+            ),
+          )
+        : [];
+    for (const [s, r] of replies.entries()) {
       const v = statsReply.parse(r);
       t.hosts += v[0]!;
-      t.queuedUrls += v[1]!;
+      t.queuedUrls += v[1]! + v[10]!;
+      t.spilledUrls += v[10]!;
       t.seenUrls += v[2]!;
       t.readyHosts += v[3]!;
       t.scheduledHosts += v[4]!;
@@ -84,19 +98,18 @@ export class FrontierAdmin {
       t.deadLetters += v[6]!;
       t.processedUrls += v[7]!;
       t.seenBytes += v[8]!;
-      if (seen.mode === 'bloom') {
-        const k = seen.bloomHashes;
-        t.seenFalsePositiveRate +=
-          (1 - Math.exp((-k * v[2]!) / seen.bloomBits)) ** k / this.r.shards;
-      }
+      t.seenFalsePositiveRate += (fpRates[s] ?? 0) / this.r.shards;
     }
     return t;
   }
 
-  /** True when nothing is queued for a leasable host and no lease is open. */
+  /**
+   * True when nothing is queued for a leasable host, nothing is spilled (a spilled URL comes back
+   * to its head, or becomes a dead letter) and no lease is open.
+   */
   async isIdle(): Promise<boolean> {
     const s = await this.stats();
-    return s.scheduledHosts === 0 && s.openLeases === 0;
+    return s.scheduledHosts === 0 && s.openLeases === 0 && s.spilledUrls === 0;
   }
 
   /**
@@ -110,8 +123,9 @@ export class FrontierAdmin {
     const perShard = await Promise.all(
       allShards(this.r).map(async (s) => {
         const hosts = await redis.zrangebyscore(keys.ready(s), tomorrow, tomorrow);
-        const queued = await Promise.all(hosts.map((h) => redis.hget(keys.host(s, h), 'n')));
-        return { hosts: hosts.length, urls: queued.reduce((a, n) => a + Number(n ?? 0), 0) };
+        const queued = await Promise.all(hosts.map((h) => redis.hmget(keys.host(s, h), 'n', 'sp')));
+        const urls = queued.reduce((a, [n, sp]) => a + Number(n ?? 0) + Number(sp ?? 0), 0);
+        return { hosts: hosts.length, urls };
       }),
     );
     return perShard.reduce((a, b) => ({ hosts: a.hosts + b.hosts, urls: a.urls + b.urls }), {
@@ -120,9 +134,9 @@ export class FrontierAdmin {
     });
   }
 
-  /** Reads a host's frontier state (for the API and tests). */
+  /** Reads a host's frontier state (for the API and tests); `queued` counts its spilled URLs. */
   async hostState(host: string): Promise<{ queued: number; fields: Record<string, string> }> {
     const fields = await this.r.redis.hgetall(this.r.keys.host(this.r.shardOf(host), host));
-    return { queued: Number(fields.n ?? 0), fields };
+    return { queued: Number(fields.n ?? 0) + Number(fields.sp ?? 0), fields };
   }
 }

@@ -3,6 +3,7 @@ import { encodeEntry } from './queue-entry';
 import { inLinkSiteId, tierOf } from './priority';
 import { sumCounts, type FrontierResources } from './resources';
 import { waitOutShardMove } from './script-replies';
+import { FrontierSeenSet } from './seen-set';
 import type { EnqueueUrl } from './types';
 
 /** URLs (or url_fps) per script call at most. */
@@ -48,10 +49,16 @@ function chunksByShard(
 
 /**
  * The frontier's way in: URLs into their hosts' queues through the seen set
- * (enqueueUrls-4.lua), and the seen set itself (seenBatch-1.lua, markSeen-1.lua).
+ * (enqueueUrls-4.lua), and the seen set itself (seenBatch-2.lua, markSeen-2.lua;
+ * includes/seen-set.lua: scalable Bloom filters, seen-layers.ts).
  */
 export class FrontierEnqueue {
-  constructor(private readonly r: FrontierResources) {}
+  /** The seen set's layers and its maybe-seen candidates (for the coordinator's confirmation). */
+  readonly seenSet: FrontierSeenSet;
+
+  constructor(private readonly r: FrontierResources) {
+    this.seenSet = new FrontierSeenSet(r);
+  }
 
   /**
    * Adds URLs not seen before (or re-crawls not already waiting). Returns how many were new.
@@ -93,8 +100,10 @@ export class FrontierEnqueue {
               k.dead(s),
               k.shard(s),
               seen.mode,
-              seen.bloomBits,
-              seen.bloomHashes,
+              seen.spec,
+              seen.confirmMax,
+              this.r.head.max,
+              this.r.head.low,
               ...args.slice(i, i + 4 * SCRIPT_CHUNK),
             ),
           ),
@@ -104,19 +113,21 @@ export class FrontierEnqueue {
     return { accepted: sumCounts(await Promise.all(calls)) };
   }
 
-  /** SeenBatch: whether each url_fp is in its shard's seen set (Bloom: probably). */
+  /** SeenBatch: whether each url_fp is in its shard's seen set (Bloom: probably, any layer). */
   async seenBatch(entries: ReadonlyArray<{ urlFp: string; host: string }>): Promise<boolean[]> {
-    const { seen } = this.r;
+    const { seen, keys } = this.r;
     const out = new Array<boolean>(entries.length).fill(false);
     await Promise.all(
       chunksByShard(this.r, entries, SCRIPT_CHUNK).map(async ([s, idx]) => {
         const reply = seenReply.parse(
-          await this.r.cmd.seenBatch(
-            this.r.keys.seen(s),
-            seen.mode,
-            seen.bloomBits,
-            seen.bloomHashes,
-            ...idx.map((i) => entries[i]!.urlFp),
+          await waitOutShardMove(() =>
+            this.r.cmd.seenBatch(
+              keys.seen(s),
+              keys.stats(s),
+              seen.mode,
+              seen.spec,
+              ...idx.map((i) => entries[i]!.urlFp),
+            ),
           ),
         );
         idx.forEach((i, j) => (out[i] = reply[j] === 1));
@@ -126,19 +137,21 @@ export class FrontierEnqueue {
   }
 
   /**
-   * Puts URLs into their shards' seen sets without queueing them (markSeen-1.lua): what a
+   * Puts URLs into their shards' seen sets without queueing them (markSeen-2.lua): what a
    * frontier rebuild does for every URL already fetched, so a link to one is not fetched again as
    * new. Returns how many were not seen before.
    */
   async markSeen(entries: ReadonlyArray<{ urlFp: string; host: string }>): Promise<number> {
-    const { seen } = this.r;
+    const { seen, keys } = this.r;
     const calls = chunksByShard(this.r, entries, SCRIPT_CHUNK).map(([s, idx]) =>
-      this.r.cmd.markSeen(
-        this.r.keys.seen(s),
-        seen.mode,
-        seen.bloomBits,
-        seen.bloomHashes,
-        ...idx.map((i) => entries[i]!.urlFp),
+      waitOutShardMove(() =>
+        this.r.cmd.markSeen(
+          keys.seen(s),
+          keys.stats(s),
+          seen.mode,
+          seen.spec,
+          ...idx.map((i) => entries[i]!.urlFp),
+        ),
       ),
     );
     return sumCounts(await Promise.all(calls));

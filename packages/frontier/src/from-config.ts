@@ -16,6 +16,8 @@ export function frontierOptions(c: Config): FrontierOptions {
       expectedUrls: c.FRONTIER_EXPECTED_URLS,
       bitsPerUrl: c.FRONTIER_BLOOM_BITS_PER_URL,
       hashes: c.FRONTIER_BLOOM_HASHES,
+      ...(c.FRONTIER_SEEN_FP_TARGET === undefined ? {} : { fpTarget: c.FRONTIER_SEEN_FP_TARGET }),
+      confirmMax: Math.ceil(c.FRONTIER_SEEN_CONFIRM_MAX / c.FRONTIER_SHARDS),
     },
     tierWeights: c.FRONTIER_TIER_WEIGHTS,
     recrawlShare: c.FRONTIER_RECRAWL_SHARE,
@@ -24,6 +26,7 @@ export function frontierOptions(c: Config): FrontierOptions {
     backoffMaxMs: c.FRONTIER_BACKOFF_MAX_MS,
     dailyBudget: c.HOST_DAILY_BUDGET,
     ipGapMs: c.FRONTIER_IP_GAP_MS,
+    headMax: c.FRONTIER_HEAD_MAX,
   };
 }
 

@@ -9,6 +9,7 @@ import { FrontierDataError } from './queue-entry';
 import { FrontierInputError } from './priority';
 import { FrontierRecrawl } from './recrawl-schedule';
 import { frontierResources, type FrontierOptions } from './resources';
+import { FrontierSpill } from './spill';
 
 export type { FrontierOptions } from './resources';
 
@@ -21,7 +22,7 @@ export type { FrontierOptions } from './resources';
  * A facade over the frontier's parts, which share one FrontierResources (client, scripts, keys,
  * shard map, configuration): `urls` (enqueue, seen set), `leases` (lease, complete, fail, extend,
  * renew, progress, IP locks), `policies`, `deadLetterLists`, `admin` (layout, shard moves,
- * stats) and `recrawl` (the re-crawl schedule's scripts). Its methods are theirs, under the same
+ * stats), `recrawl` (the re-crawl schedule's scripts) and `spill` (the bounded heads' overflow). Its methods are theirs, under the same
  * names; callers may use either.
  */
 export class Frontier {
@@ -42,6 +43,8 @@ export class Frontier {
   readonly admin: FrontierAdmin;
   /** The re-crawl schedule's scripts (its rules are the coordinator's). */
   readonly recrawl: FrontierRecrawl;
+  /** The bounded heads' overflow and refills (for the coordinator's spill pump). */
+  readonly spill: FrontierSpill;
   private readonly hostShard: (host: string) => number;
 
   constructor(redis: RedisClient, opts: FrontierOptions) {
@@ -57,6 +60,7 @@ export class Frontier {
     this.deadLetterLists = new FrontierDeadLetters(r);
     this.admin = new FrontierAdmin(r);
     this.recrawl = new FrontierRecrawl(r);
+    this.spill = new FrontierSpill(r);
   }
 
   /** The shard of a host (FNV-1a, stable across processes and releases). */

@@ -25,8 +25,29 @@ export class FrontierKeys {
   leases(shard: number): string {
     return `${this.shard(shard)}leases`;
   }
+  /**
+   * The shard's seen set: an exact set, or layer 0 of its scalable Bloom filter (the single
+   * filter of earlier releases). The other seen-set keys below are built from it in Lua
+   * (includes/seen-set.lua), so they share its `{shard}` tag.
+   */
   seen(shard: number): string {
     return `${this.shard(shard)}seen`;
+  }
+  /** Layer i ≥ 1 of the shard's Bloom filter (`<seen>:<i>`), a bit string. */
+  seenLayer(shard: number, layer: number): string {
+    return layer === 0 ? this.seen(shard) : `${this.seen(shard)}:${layer}`;
+  }
+  /** The layers' geometry and counts, and the candidate counters (`<seen>:meta`, hash). */
+  seenMeta(shard: number): string {
+    return `${this.seen(shard)}:meta`;
+  }
+  /** Maybe-seen discoveries waiting for confirmation: `tier|host|entry` (`<seen>:maybe`, list). */
+  seenCandidates(shard: number): string {
+    return `${this.seen(shard)}:maybe`;
+  }
+  /** url_fps confirmed new, taken by their next enqueue (`<seen>:new`, set). */
+  seenConfirmed(shard: number): string {
+    return `${this.seen(shard)}:new`;
   }
   stats(shard: number): string {
     return `${this.shard(shard)}stats`;
@@ -48,6 +69,10 @@ export class FrontierKeys {
    */
   layout(): string {
     return `${this.prefix}:layout`;
+  }
+  /** Held by the one coordinator whose spill pump runs (value: its id; expires unless renewed). */
+  spillLock(): string {
+    return `${this.prefix}:spill-lock`;
   }
   /** Pub/sub channel where policy changes are announced to agents (JSON HostPolicyNotice). */
   policyChannel(): string {
@@ -109,6 +134,21 @@ export class FrontierKeys {
    */
   tierQueue(shard: number, tier: string, host: string): string {
     return `${this.shard(shard)}q${tier}:${host}`;
+  }
+  /**
+   * URLs spilled out of the shard's heads, not yet copied into Postgres: `seq|tier|host|entry`
+   * (includes/spill.lua). Built in Lua as `<shard prefix>ov`.
+   */
+  overflow(shard: number): string {
+    return `${this.shard(shard)}ov`;
+  }
+  /** Hosts whose heads need URLs back from the spill (`<shard prefix>rf`). */
+  refillHosts(shard: number): string {
+    return `${this.shard(shard)}rf`;
+  }
+  /** Ids of refill batches applied whose Postgres rows may not be deleted yet (`<shard prefix>rfdone`). */
+  refillDone(shard: number): string {
+    return `${this.shard(shard)}rfdone`;
   }
   queue(shard: number, host: string): string {
     return `${this.shard(shard)}q:${host}`;

@@ -140,6 +140,7 @@ export class FrontierLeases {
       o.dailyBudget,
       Math.max(250, o.ipGapMs),
       o.leaseTtlMs,
+      this.r.head.low,
     );
     const parsed = leaseReply.safeParse(reply);
     if (!parsed.success)

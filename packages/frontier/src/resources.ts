@@ -2,6 +2,7 @@ import type { RedisClient } from '@crawler/adapters/redis';
 import { FrontierKeys, shardOf } from './keys';
 import { checkTierWeights, DEFAULT_TIER_WEIGHTS } from './priority';
 import { defineFrontierScripts, type FrontierCommands } from './scripts';
+import { seenLayout, type SeenLayout, type SeenOptions } from './seen-layers';
 
 export interface FrontierOptions {
   /** Key prefix of the installation (REDIS_PREFIX). */
@@ -21,11 +22,11 @@ export interface FrontierOptions {
   /** Default gap between two requests to one host, in ms (default 1,000). */
   defaultGapMs?: number;
   /**
-   * The seen set: a Bloom filter per shard sized for `expectedUrls` in all (default 10M) at
-   * `bitsPerUrl` (10) with `hashes` (7) — under 1% false positives at capacity — or an exact set.
-   * Fixed per installation, like the shard count.
+   * The seen set: per shard a scalable Bloom filter whose layer 0 is sized for `expectedUrls` in
+   * all (default 10M) at `bitsPerUrl` (10) with `hashes` (7), layers added as it fills so the
+   * false-positive rate stays under `fpTarget` — or an exact set (seen-layers.ts).
    */
-  seen?: { mode: 'bloom' | 'set'; expectedUrls?: number; bitsPerUrl?: number; hashes?: number };
+  seen?: SeenOptions;
   /**
    * Weights of priority tiers 0–9 in a host's batches: ten whole numbers (default
    * 512,256,…,2,1). Each tier with URLs waiting gets its weight's share of the slots among the
@@ -43,6 +44,12 @@ export interface FrontierOptions {
   dailyBudget?: number;
   /** Pause between two leases of hosts that share an IP (default 0: only one at a time). */
   ipGapMs?: number;
+  /**
+   * URLs kept in Redis per host and priority tier (FRONTIER_HEAD_MAX); the rest spill to the
+   * overflow list and on to Postgres, and come back as the head runs low (spill.ts). 0 (the
+   * default) keeps every URL in Redis. Never under maxUrlsPerLease: a head holds a full batch.
+   */
+  headMax?: number;
 }
 
 /**
@@ -51,12 +58,23 @@ export interface FrontierOptions {
  */
 export type FrontierConfig = Required<Omit<FrontierOptions, 'seen'>>;
 
-/** The seen set's layout: mode, and for Bloom filters the bits per shard and hash count. */
-export interface SeenLayout {
-  mode: 'bloom' | 'set';
-  bloomBits: number;
-  bloomHashes: number;
+/**
+ * A host tier's head bound and its low-water mark (both 0 when spilling is off): at least a full
+ * batch each, so a lease never finds a head short while URLs wait in the spill.
+ */
+export interface HeadBound {
+  max: number;
+  low: number;
 }
+
+/** The head bound of a configuration (see {@link HeadBound}). */
+export function headBound(headMax: number, maxUrlsPerLease: number): HeadBound {
+  if (headMax <= 0) return { max: 0, low: 0 };
+  const max = Math.max(headMax, maxUrlsPerLease);
+  return { max, low: Math.min(max, Math.max(Math.ceil(max / 2), maxUrlsPerLease)) };
+}
+
+export type { SeenLayout } from './seen-layers';
 
 /**
  * What every part of the frontier shares (enqueue, leases, policies, dead letters, admin,
@@ -71,6 +89,8 @@ export interface FrontierResources {
   readonly cmd: FrontierCommands;
   readonly config: FrontierConfig;
   readonly seen: SeenLayout;
+  /** Per host tier: URLs kept in Redis, and the low-water mark that asks for a refill. */
+  readonly head: HeadBound;
   /** The shard of a host (FNV-1a, stable across processes and releases). */
   readonly shardOf: (host: string) => number;
 }
@@ -78,7 +98,6 @@ export interface FrontierResources {
 /** Builds the shared resources of a frontier client: defaults filled in, scripts defined. */
 export function frontierResources(redis: RedisClient, opts: FrontierOptions): FrontierResources {
   const shards = opts.shards;
-  const seen = opts.seen ?? { mode: 'bloom' };
   // Checked (tier weights) before any script is defined on the client.
   const config: FrontierConfig = {
     prefix: opts.prefix,
@@ -94,6 +113,7 @@ export function frontierResources(redis: RedisClient, opts: FrontierOptions): Fr
     backoffMaxMs: opts.backoffMaxMs ?? 3_600_000,
     dailyBudget: opts.dailyBudget ?? 50_000,
     ipGapMs: opts.ipGapMs ?? 0,
+    headMax: opts.headMax ?? 0,
   };
   return {
     redis,
@@ -101,15 +121,8 @@ export function frontierResources(redis: RedisClient, opts: FrontierOptions): Fr
     shards,
     cmd: defineFrontierScripts(redis),
     config,
-    seen: {
-      mode: seen.mode,
-      // Bits per shard, at most a Redis string's 2^32 bits.
-      bloomBits: Math.min(
-        2 ** 32 - 1,
-        Math.ceil(((seen.expectedUrls ?? 10_000_000) * (seen.bitsPerUrl ?? 10)) / shards),
-      ),
-      bloomHashes: seen.hashes ?? 7,
-    },
+    seen: seenLayout(opts.seen, shards),
+    head: headBound(config.headMax, config.maxUrlsPerLease),
     shardOf: (host) => shardOf(host, shards),
   };
 }

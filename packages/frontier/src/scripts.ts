@@ -30,14 +30,18 @@ const scripts = {
   setHostPolicy: 'setHostPolicy-2.lua',
   demoteHost: 'demoteHost-2.lua',
   shardStats: 'shardStats-5.lua',
-  seenBatch: 'seenBatch-1.lua',
+  seenBatch: 'seenBatch-2.lua',
   renewLeases: 'renewLeases-2.lua',
   leaseProgress: 'leaseProgress-2.lua',
   releaseLeases: 'releaseLeases-3.lua',
   listLeases: 'listLeases-1.lua',
-  markSeen: 'markSeen-1.lua',
+  markSeen: 'markSeen-2.lua',
+  checkSeenCandidates: 'checkSeenCandidates-2.lua',
   observeRecrawl: 'observeRecrawl-2.lua',
   mergeRecrawl: 'mergeRecrawl-4.lua',
+  spillTrim: 'spillTrim-1.lua',
+  refillNeeds: 'refillNeeds-1.lua',
+  refillHeads: 'refillHeads-3.lua',
 } as const;
 
 export type ScriptName = keyof typeof scripts;

@@ -33,7 +33,7 @@ import type { EnqueueUrl, HostLease } from './types';
  * simulated agents (each with its own cluster connection) lease, fetch at the host's gap and
  * complete continuously; meanwhile the shard's slot is migrated to another master the standard way
  * (IMPORTING / MIGRATING, GETKEYSINSLOT + MIGRATE in small rounds so the agents run into it, then
- * SETSLOT NODE everywhere). Agents treat a failed call as the real agent does (apps/agent): a
+ * SETSLOT NODE everywhere). Agents treat a failed call as the real agent does (CrawlAgent): a
  * failed lease() is retried at the next poll, a failed complete() abandons the lease, which
  * expires and returns its URLs. After the move the agents drain the frontier, and the test checks:
  * every url_fp completed exactly once by a current lease (or still queued / dead-lettered), no
@@ -563,7 +563,7 @@ function makeRun(): Run {
   };
 }
 
-/** Like apps/agent: lease, work each lease; a failed lease() is retried at the next poll. */
+/** Like CrawlAgent: lease, work each lease; a failed lease() is retried at the next poll. */
 async function agentLoop(run: Run, a: Agent): Promise<void> {
   while (!run.stopped) {
     const requestedAt = Date.now();

@@ -109,7 +109,10 @@ export interface OpenLease {
 export interface FrontierStats {
   shards: number;
   hosts: number;
+  /** URLs waiting: in the hosts' heads in Redis and spilled (spilledUrls included). */
   queuedUrls: number;
+  /** Of queuedUrls, those spilled out of the heads (overflow list and Postgres; spill.ts). */
+  spilledUrls: number;
   /** URLs in the seen set (exact mode: its size; Bloom: URLs accepted). */
   seenUrls: number;
   /** Bytes of the Bloom filters. */

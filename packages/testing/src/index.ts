@@ -39,3 +39,4 @@ export { seededRandom } from '@crawler/domain/random';
 export { startTestS3Server, type LoggedRequest, type TestS3Server } from './test-s3-server';
 export { startTestRedisServer, type TestRedisServer } from './redis-server';
 export { mountTestTmpfs, type TestTmpfs } from './tmpfs';
+export { benchEnv } from './bench-env';

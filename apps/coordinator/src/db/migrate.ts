@@ -1,20 +1,19 @@
 import { redactUrl } from '@crawler/adapters/log';
-import { CrawlerError } from '@crawler/domain/errors';
+import { ServerUnavailableError } from '@crawler/domain/errors';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 const migrationsDir = new URL('../../../../prisma/migrations/', import.meta.url);
 
+const START_POSTGRES =
+  'Start it (e.g. `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`) or set DATABASE_URL.';
+
 /** Raised when Postgres cannot be reached; says where and how to start it. */
-export class PostgresUnavailableError extends CrawlerError {
+export class PostgresUnavailableError extends ServerUnavailableError {
   readonly code = 'POSTGRES_UNAVAILABLE';
-  readonly retry = 'backoff';
   constructor(url: string, cause: unknown) {
-    super(
-      `Postgres is not reachable at ${redactUrl(url)} (${cause instanceof Error ? cause.message : String(cause)}). ` +
-        `Start it (e.g. \`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\`) or set DATABASE_URL.`,
-    );
+    super('Postgres', redactUrl(url), cause, START_POSTGRES);
   }
 }
 

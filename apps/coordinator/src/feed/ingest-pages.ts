@@ -1,10 +1,5 @@
 import type { ParsedPageMessage } from '@crawler/domain/messages';
-import {
-  AnalyticsError,
-  pageRowSchema,
-  type AnalyticsStore,
-  type PageRow,
-} from '@crawler/analytics';
+import { pageRowSchema, type AnalyticsStore, type PageRow } from '@crawler/analytics';
 import { FeedConsumer, type FeedBatch } from '@crawler/adapters/feed';
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
@@ -91,17 +86,13 @@ export class PagesIngest extends BatchIngest<FeedBatch> {
   }
 
   /** Inserts the rows; rows the table refuses (the feed's schema let them through) are dropped. */
-  private async insert(rows: PageRow[]): Promise<number> {
-    try {
-      await this.analytics.insertPages(rows);
-      return rows.length;
-    } catch (err) {
-      if (!(err instanceof AnalyticsError) || err.code !== 'ANALYTICS_BAD_ROW') throw err;
-      const good = rows.filter((row) => pageRowSchema.safeParse(row).success);
-      this.rejected += rows.length - good.length;
-      this.log.warn({ dropped: rows.length - good.length, err }, 'feed pages rejected');
-      await this.analytics.insertPages(good);
-      return good.length;
-    }
+  private insert(rows: PageRow[]): Promise<number> {
+    return this.insertDroppingRefused(
+      rows,
+      (r) => this.analytics.insertPages(r),
+      pageRowSchema,
+      this.log,
+      'feed pages rejected',
+    );
   }
 }

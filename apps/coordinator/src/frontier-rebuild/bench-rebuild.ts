@@ -6,7 +6,6 @@
  * prefix of the machine's Redis twice (the second run finds everything in place) and prints JSON:
  * each run's report and time. Everything it made is removed at the end.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { openAnalytics, type FetchRow, type PageRow } from '@crawler/analytics';
 import { loadConfig } from '@crawler/domain/config';
 import { createLogger } from '@crawler/adapters/log';
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
+import { benchEnv } from '@crawler/testing';
 import { urlFingerprint } from '@crawler/domain/url';
 import { dropDatabase, migrate } from '../db/migrate';
 import { createDb } from '../db/prisma';
@@ -100,15 +100,7 @@ function pageRows(from: number, to: number, urls: number, t0: number): PageRow[]
 async function main(): Promise<void> {
   const urls = Number(process.argv[2] ?? 200_000);
   const dir = await mkdtemp(join(tmpdir(), 'rebuild-bench-'));
-  const db = new URL(process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/x');
-  db.pathname = `/crawler_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const config = loadConfig({
-    DATABASE_URL: db.toString(),
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    REDIS_PREFIX: `bench-rebuild-${randomBytes(4).toString('hex')}`,
-    DATA_DIR: dir,
-    REDIS_VOLATILE_OK: 'true',
-  });
+  const config = loadConfig(benchEnv('rebuild', dir));
   const redis = await connectRedis(config.REDIS_URL);
   const analytics = await openAnalytics({ path: join(dir, 'clickhouse') });
   await migrate(config.DATABASE_URL);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FrontierKeys } from '@crawler/frontier';
 import type { RedisClient } from '@crawler/adapters/redis';
+import { safeParseJson } from '@crawler/domain/messages';
 
 /**
  * The frontier's generation marker (`FrontierKeys.generation()`): written by the coordinator
@@ -37,13 +38,7 @@ export async function readGenerationMarker(
   keys: FrontierKeys,
 ): Promise<GenerationMarker | null> {
   const raw = await redis.get(keys.generation());
-  if (raw === null) return null;
-  try {
-    const parsed = generationMarkerSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return raw === null ? null : (safeParseJson(generationMarkerSchema, raw)?.data ?? null);
 }
 
 export async function writeGenerationMarker(

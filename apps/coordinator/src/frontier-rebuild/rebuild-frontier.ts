@@ -1,13 +1,12 @@
 import type { Frontier } from '@crawler/frontier';
 import type { AnalyticsStore } from '@crawler/analytics';
-import type { Config } from '@crawler/domain/config';
-import type { Logger } from '@crawler/adapters/log';
-import type { RedisClient } from '@crawler/adapters/redis';
 import { CompiledBlockRules } from '@crawler/domain/traps';
 import { AppError } from '../api/app-error';
 import { auditEntry, SYSTEM, type Actor } from '../audit/audit-entry';
+import type { Services } from '../api/services';
 import type { Store } from '../db/store';
 import { buildBlockRuleSet } from '../hosts/publish-block-rules';
+import { clearFrontierSpill } from '../frontier-spill/clear-spill';
 import { readGenerationMarker, writeGenerationMarker } from './generation-marker';
 import type { FrontierRebuildOutput, FrontierRebuildStatus } from './rebuild-frontier.types';
 import {
@@ -19,14 +18,10 @@ import { restoreRecrawlSchedule } from './restore-recrawl';
 import { enqueuePendingSeeds, restoreSeeds, syncPoliciesWithPostgres } from './sync-with-postgres';
 
 /** What a rebuild reads and writes: the coordinator's services. */
-export interface RebuildDeps {
-  config: Config;
-  log: Logger;
-  redis: RedisClient;
-  frontier: Frontier;
-  analytics: AnalyticsStore;
-  store: Store;
-}
+export type RebuildDeps = Pick<
+  Services,
+  'config' | 'log' | 'redis' | 'frontier' | 'analytics' | 'store'
+>;
 
 /** The latest rebuild of each frontier in this process (one runs at a time). */
 const latest = new WeakMap<Frontier, FrontierRebuildStatus>();
@@ -111,6 +106,9 @@ async function runRebuild(
   /** Milliseconds since the previous phase ended. */
   const took = () => Math.round(-phaseAt + (phaseAt = performance.now()));
 
+  // Redis was lost (no marker): its spilled URLs' counters went with it (the rebuild queues them
+  // again). A manual rebuild keeps them: Redis still accounts for them.
+  if (!before) await clearFrontierSpill(config.DATABASE_URL, frontier);
   const policies = policiesPushed ?? (await syncPoliciesWithPostgres(deps));
   const known = await markKnownUrlsSeen({ analytics, seen: frontier, signal });
   log.info({ ...known, ms: took() }, 'frontier rebuild: known URLs marked seen');

@@ -111,7 +111,7 @@ export interface FetchedUrlsReport {
  */
 export async function markKnownUrlsSeen(deps: {
   analytics: AnalyticsStore;
-  /** The frontier: its markSeen-1.lua puts URLs in the seen set without queueing them. */
+  /** The frontier: its markSeen-2.lua puts URLs in the seen set without queueing them. */
   seen: Pick<Frontier, 'markSeen'>;
   signal?: AbortSignal;
 }): Promise<FetchedUrlsReport> {

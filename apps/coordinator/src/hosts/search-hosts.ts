@@ -4,12 +4,13 @@ import { isoOrNull } from '../clickhouse/clickhouse-time';
 import { searchHostsInput, type HostListItem } from './search-hosts.types';
 
 // The page's hosts first, then their counts. `fetches` is ordered by host first: the inner
-// query reads only the host column (LowCardinality, not merged) from the cursor on (host >
-// after skips granules by the primary index); the outer one reads FINAL (a fetch replayed by
-// the at-least-once ingest counts once) only the granules of the page's hosts (an IN over the
-// key's prefix is a primary-index condition). Grouping the whole table FINAL, as this once did,
-// read and merged every row for one page (see docs/BENCHMARKS.md, console). Same hosts, same
-// rows of each: a host has rows FINAL iff it has rows at all (FINAL keeps one of each identity).
+// query reads only the host column, not merged, in key order from the cursor on (host > after
+// skips granules by the primary index; aggregating in order stops soon after the page's last
+// host); the outer one reads FINAL (a fetch replayed by the at-least-once ingest counts once)
+// only the granules of the page's hosts (an IN over the key's prefix is a primary-index
+// condition). Grouping the whole table FINAL, as this once did, read and merged every row for
+// one page (see docs/BENCHMARKS.md, console). Same hosts, same rows of each: a host has rows
+// FINAL iff it has rows at all (FINAL keeps one of each identity).
 const HOSTS_SQL = `
 SELECT host, countIf(error_code != 'robots_denied') AS fetches,
        toUnixTimestamp64Milli(max(fetched_at)) AS last_ms,
@@ -18,7 +19,8 @@ FROM fetches FINAL
 WHERE host IN (
   SELECT host FROM fetches
   WHERE host > {after:String} AND ({q:String} = '' OR positionCaseInsensitive(host, {q:String}) > 0)
-  GROUP BY host ORDER BY host LIMIT {take:UInt32})
+  GROUP BY host ORDER BY host LIMIT {take:UInt32}
+  SETTINGS optimize_aggregation_in_order = 1)
 GROUP BY host ORDER BY host LIMIT {take:UInt32}
 SETTINGS do_not_merge_across_partitions_select_final = 1`;
 

@@ -1,3 +1,5 @@
+import { AnalyticsError } from '@crawler/analytics';
+import type { Logger } from '@crawler/adapters/log';
 import type { IngestLoop } from './ingest-loop';
 
 /**
@@ -27,5 +29,30 @@ export abstract class BatchIngest<B> {
   /** Reads and ingests until nothing is left (when the background loop is stopped). */
   drain(): Promise<number> {
     return this.loop.drain();
+  }
+
+  /**
+   * Inserts `rows` with `insert`; should the table refuse them (ANALYTICS_BAD_ROW: a message
+   * schema let a row through that the table's does not), the rows `schema` refuses are dropped,
+   * counted as rejected and logged as `what`, and the rest inserted. Returns the rows stored.
+   */
+  protected async insertDroppingRefused<R>(
+    rows: R[],
+    insert: (rows: R[]) => Promise<void>,
+    schema: { safeParse(row: unknown): { success: boolean } },
+    log: Logger,
+    what: string,
+  ): Promise<number> {
+    try {
+      await insert(rows);
+      return rows.length;
+    } catch (err) {
+      if (!(err instanceof AnalyticsError) || err.code !== 'ANALYTICS_BAD_ROW') throw err;
+      const good = rows.filter((row) => schema.safeParse(row).success);
+      this.rejected += rows.length - good.length;
+      log.warn({ dropped: rows.length - good.length, err }, what);
+      await insert(good);
+      return good.length;
+    }
   }
 }

@@ -63,10 +63,8 @@ async function readStream(
   now: number,
 ): Promise<{ length: number; groups: GroupBacklog[] }> {
   const [groupsReply, length] = await Promise.all([
-    redis.call('XINFO', 'GROUPS', s.key).catch((err: unknown) => {
-      if (String((err as Error).message).includes('no such key')) return [];
-      throw err;
-    }),
+    // XINFO on a missing stream fails with a bare `ERR`: ask whether it exists instead.
+    redis.exists(s.key).then((n) => (n === 0 ? [] : redis.call('XINFO', 'GROUPS', s.key))),
     redis.xlen(s.key),
   ]);
   const groups = await Promise.all(

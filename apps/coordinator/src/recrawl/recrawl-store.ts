@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EnqueueUrl, Frontier } from '@crawler/frontier';
 import type { FetchRow } from '@crawler/analytics';
 import type { RedisClient } from '@crawler/adapters/redis';
+import { safeParseJson } from '@crawler/domain/messages';
 import type { IntervalBounds } from './change-model';
 
 /**
@@ -249,13 +250,7 @@ function wellFormed(s: string): string {
 }
 
 function decodeMeta(raw: string | null): UrlMeta | null {
-  if (raw === null) return null;
-  try {
-    const parsed = metaSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return raw === null ? null : (safeParseJson(metaSchema, raw)?.data ?? null);
 }
 
 /** `{ [key]: value }` when the value is set, else `{}` (optional fields stay absent, not undefined). */

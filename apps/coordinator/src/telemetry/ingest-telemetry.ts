@@ -114,17 +114,13 @@ export class TelemetryIngest extends BatchIngest<StreamEntry[]> {
     } catch (first) {
       if (!(first instanceof AnalyticsError)) throw first;
     }
-    try {
-      await this.analytics.insertFetches(rows);
-      return rows.length;
-    } catch (err) {
-      if (!(err instanceof AnalyticsError) || err.code !== 'ANALYTICS_BAD_ROW') throw err;
-      const good = rows.filter((row) => fetchRowSchema.safeParse(row).success);
-      this.rejected += rows.length - good.length;
-      this.log.warn({ dropped: rows.length - good.length, err }, 'telemetry rows rejected');
-      await this.analytics.insertFetches(good);
-      return good.length;
-    }
+    return this.insertDroppingRefused(
+      rows,
+      (r) => this.analytics.insertFetches(r),
+      fetchRowSchema,
+      this.log,
+      'telemetry rows rejected',
+    );
   }
 }
 

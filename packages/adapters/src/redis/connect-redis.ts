@@ -1,20 +1,19 @@
-import { CrawlerError } from '@crawler/domain/errors';
+import { ServerUnavailableError } from '@crawler/domain/errors';
 import { redactUrl } from '../log';
 import { Cluster, Redis } from 'ioredis';
 
 /** A single Redis or a Redis Cluster: every frontier script touches one slot, so both work. */
 export type RedisClient = Redis | Cluster;
 
+const START_REDIS =
+  `Start it (e.g. \`redis-server --daemonize yes --port 6379 --appendonly yes --appendfsync everysec\`) or set REDIS_URL. ` +
+  `Redis holds the frontier, so it runs with an append-only file (written in the folder it starts in, or --dir).`;
+
 /** Raised at start-up when Redis does not answer; says where and how to start it. */
-export class RedisUnavailableError extends CrawlerError {
+export class RedisUnavailableError extends ServerUnavailableError {
   readonly code = 'REDIS_UNAVAILABLE';
-  readonly retry = 'backoff';
   constructor(url: string, cause: unknown) {
-    super(
-      `Redis is not reachable at ${redactUrl(url)} (${cause instanceof Error ? cause.message : String(cause)}). ` +
-        `Start it (e.g. \`redis-server --daemonize yes --port 6379 --appendonly yes --appendfsync everysec\`) or set REDIS_URL. ` +
-        `Redis holds the frontier, so it runs with an append-only file (written in the folder it starts in, or --dir).`,
-    );
+    super('Redis', redactUrl(url), cause, START_REDIS);
   }
 }
 

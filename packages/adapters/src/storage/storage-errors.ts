@@ -1,4 +1,4 @@
-import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
+import { CodedError } from '@crawler/domain/errors';
 
 /** Stable codes of {@link StorageError}: branch on these, never on the message. */
 export type StorageErrorCode =
@@ -30,17 +30,10 @@ export type StorageErrorCode =
   | 'STORAGE_FAILED';
 
 /** The one error type of the object store; the backend's error, if any, is the `cause`. */
-export class StorageError extends CrawlerError {
+export class StorageError extends CodedError<StorageErrorCode> {
   override readonly name = 'StorageError';
-  readonly retry: RetryClass;
 
-  constructor(
-    readonly code: StorageErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.retry =
-      code === 'STORAGE_UNAVAILABLE' ? 'backoff' : code === 'STORAGE_FAILED' ? 'retry' : 'give_up';
+  constructor(code: StorageErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, { STORAGE_UNAVAILABLE: 'backoff', STORAGE_FAILED: 'retry' }, options);
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseOrThrow } from '@crawler/domain/errors';
 import { StorageError } from './storage-errors';
 import type { ObjectStore } from './types';
 
@@ -62,13 +63,9 @@ export type ResolvedShipperOptions = z.output<typeof optionsSchema>;
 
 /** Validates and completes the options; throws STORAGE_BAD_OPTIONS naming the bad one. */
 export function resolveShipperOptions(options: WarcShipperOptions): ResolvedShipperOptions {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new StorageError(
-      'STORAGE_BAD_OPTIONS',
-      `WarcShipper option ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
+  return parseOrThrow(
+    optionsSchema,
+    options,
+    (problem) => new StorageError('STORAGE_BAD_OPTIONS', `WarcShipper option ${problem}`),
+  );
 }

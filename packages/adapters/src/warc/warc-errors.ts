@@ -1,4 +1,4 @@
-import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
+import { CodedError } from '@crawler/domain/errors';
 
 /** Stable codes of {@link WarcError}: branch on these, never on the message. */
 export type WarcErrorCode =
@@ -19,18 +19,11 @@ export type WarcErrorCode =
   | 'WARC_BAD_RECORD';
 
 /** The one error type of the WARC module. */
-export class WarcError extends CrawlerError {
+export class WarcError extends CodedError<WarcErrorCode> {
   override readonly name = 'WarcError';
-  /** A failed write may succeed on the writer's next file; an unavailable writer needs time. */
-  readonly retry: RetryClass;
 
-  constructor(
-    readonly code: WarcErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.retry =
-      code === 'WARC_WRITE_FAILED' ? 'retry' : code === 'WARC_UNAVAILABLE' ? 'backoff' : 'give_up';
+  /** A failed write may succeed on the writer's next file; an unavailable writer needs time. */
+  constructor(code: WarcErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, { WARC_WRITE_FAILED: 'retry', WARC_UNAVAILABLE: 'backoff' }, options);
   }
 }

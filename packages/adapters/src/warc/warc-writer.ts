@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { parseOrThrow } from '@crawler/domain/errors';
 import { buildRevisit } from './build-revisit';
 import { buildExchange, buildWarcinfo, type BuiltExchange } from './build-warc-records';
 import { SerialQueue } from './serial-queue';
@@ -85,15 +86,11 @@ export class WarcWriter {
 
   /** Creates the folder, locks it (writer-lock.ts) and opens the first file (with its warcinfo). */
   static async open(options: WarcWriterOptions): Promise<WarcWriter> {
-    const parsed = optionsSchema.safeParse(options);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new WarcError(
-        'WARC_BAD_OPTIONS',
-        `WarcWriter option ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}`,
-      );
-    }
-    const o = parsed.data;
+    const o = parseOrThrow(
+      optionsSchema,
+      options,
+      (problem) => new WarcError('WARC_BAD_OPTIONS', `WarcWriter option ${problem}`),
+    );
     const writer = new WarcWriter(o);
     writer.roller = await WarcFileRoller.open({
       dir: o.dir,

@@ -9,9 +9,11 @@
 -- not). The body is kept as cityHash64(content_hash): near duplicates only compare bodies for
 -- equality within a SimHash (as migration 008 does), and 8 bytes instead of 64 keep it narrow.
 --
--- Fed by fetch_timeline_mv on every insert into `fetches`, then backfilled once from the rows
--- already there (as 004/005/007 do). A row the view also wrote, or a second run of the
--- backfill, only repeats an identity: FINAL collapses it, and merges remove it.
+-- Fed by fetch_timeline_mv on every insert into `fetches`, then backfilled from the rows
+-- already there (as 004/005/007 do), but only those whose identity the table does not have yet:
+-- a row the view wrote meanwhile is not copied again, and a second run of the backfill adds
+-- nothing (the rows of `fetches` are copied as they are, replays not yet merged included, so
+-- the reads without FINAL see what they saw in `fetches`).
 CREATE TABLE IF NOT EXISTS fetch_timeline
 (
     fetched_at DateTime64(3, 'UTC') CODEC(Delta, ZSTD(1)),
@@ -38,3 +40,4 @@ INSERT INTO fetch_timeline
 SELECT fetched_at, url_fp, status, bytes, fetch_ms, error_code, duplicate_of != '' AS duplicate,
        simhash, cityHash64(content_hash) AS body, agent_id
 FROM fetches
+WHERE (fetched_at, url_fp) NOT IN (SELECT fetched_at, url_fp FROM fetch_timeline)

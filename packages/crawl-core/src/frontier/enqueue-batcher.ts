@@ -1,6 +1,7 @@
 import type { EnqueueUrl, Frontier } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
 import type { BlockRuleMatcher } from '@crawler/domain/traps';
+import { RetryingBatches } from '../streams/retrying-batches';
 
 /** Options of {@link EnqueueBatcher}. */
 export interface EnqueueBatcherOptions {
@@ -17,6 +18,12 @@ export interface EnqueueBatcherOptions {
   delayMs?: number;
 }
 
+/** URLs taken to be enqueued together, with the `add` calls waiting for them. */
+interface Batch {
+  urls: EnqueueUrl[];
+  waiters: Array<() => void>;
+}
+
 /**
  * Gathers the URLs that pages discover and enqueues them together: one frontier call (one
  * script per shard) for the links of many pages instead of one per page, which is most of the
@@ -24,11 +31,9 @@ export interface EnqueueBatcherOptions {
  * only after its discoveries are safe; a failed write is retried until it succeeds. URLs the
  * operators' block rules match are dropped before they are queued (counted, logged at debug).
  */
-export class EnqueueBatcher {
+export class EnqueueBatcher extends RetryingBatches<Batch> {
   private urls: EnqueueUrl[] = [];
   private waiters: Array<() => void> = [];
-  private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
   private readonly maxBatch: number;
   private readonly delayMs: number;
 
@@ -38,6 +43,7 @@ export class EnqueueBatcher {
     private readonly log: Logger,
     private readonly opts: EnqueueBatcherOptions = {},
   ) {
+    super();
     this.maxBatch = opts.maxBatch ?? 2000;
     this.delayMs = opts.delayMs ?? 50;
   }
@@ -48,33 +54,27 @@ export class EnqueueBatcher {
     if (urls.length === 0) return Promise.resolve();
     const done = new Promise<void>((resolve) => this.waiters.push(resolve));
     for (const u of urls) this.urls.push(u);
-    if (this.urls.length >= this.maxBatch) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+    this.schedule(this.urls.length >= this.maxBatch, this.delayMs);
     return done;
   }
 
-  /** Writes what is queued now; resolves when every earlier batch is written. */
-  flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const urls = this.urls;
-    const waiters = this.waiters;
+  protected take(): Batch | null {
+    if (this.urls.length === 0) return null;
+    const batch = { urls: this.urls, waiters: this.waiters };
     this.urls = [];
     this.waiters = [];
-    if (urls.length > 0) {
-      this.writing = this.writing.then(async () => {
-        try {
-          this.onAccepted((await this.frontier.enqueue(urls)).accepted);
-          for (const w of waiters) w();
-        } catch (err) {
-          this.log.warn({ err, urls: urls.length }, 'enqueue failed; retrying');
-          this.urls = urls.concat(this.urls);
-          this.waiters = waiters.concat(this.waiters);
-          this.timer ??= setTimeout(() => void this.flush(), 1000);
-        }
-      });
-    }
-    return this.writing;
+    return batch;
+  }
+
+  protected async writeBatch({ urls, waiters }: Batch): Promise<void> {
+    this.onAccepted((await this.frontier.enqueue(urls)).accepted);
+    for (const w of waiters) w();
+  }
+
+  protected putBack({ urls, waiters }: Batch, err: unknown): void {
+    this.log.warn({ err, urls: urls.length }, 'enqueue failed; retrying');
+    this.urls = urls.concat(this.urls);
+    this.waiters = waiters.concat(this.waiters);
   }
 
   /** `urls` less those a block rule matches (the same array when none does). */

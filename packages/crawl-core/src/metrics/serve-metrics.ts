@@ -36,3 +36,16 @@ export async function serveMetrics(
   });
   return { server, port: (server.address() as AddressInfo).port };
 }
+
+/**
+ * {@link serveMetrics} as a process's settings ask for it: null when `port` is 0 (the
+ * `*_METRICS_PORT` settings' "off"; a test that wants any free port calls serveMetrics).
+ */
+export async function serveMetricsUnlessOff(
+  registry: Registry,
+  port: number,
+  host: string,
+  health?: () => { ok: boolean },
+): Promise<{ server: Server; port: number } | null> {
+  return port > 0 ? serveMetrics(registry, port, host, health) : null;
+}

@@ -1,4 +1,4 @@
-import { blockRulesKey } from '@crawler/domain/messages';
+import { blockRulesKey, safeParseJson } from '@crawler/domain/messages';
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
 import {
@@ -66,12 +66,7 @@ export class LiveBlockRules implements BlockRuleMatcher {
     const [v, raw] = await this.deps.redis.hmget(key, 'version', 'rules');
     if (v === null || v === undefined || raw === null || raw === undefined) return;
     this.seen = v;
-    let parsed;
-    try {
-      parsed = blockRuleSetSchema.safeParse(JSON.parse(raw));
-    } catch {
-      parsed = null;
-    }
+    const parsed = safeParseJson(blockRuleSetSchema, raw);
     if (!parsed?.success) {
       this.deps.log.warn(
         { version: v, value: raw.slice(0, 200), issues: parsed?.error.issues.slice(0, 3) },

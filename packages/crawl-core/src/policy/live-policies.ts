@@ -1,6 +1,10 @@
 import { Cluster } from 'ioredis';
 import type { Frontier } from '@crawler/frontier';
-import { hostPolicyNoticeSchema, type HostPolicyNotice } from '@crawler/domain/messages';
+import {
+  hostPolicyNoticeSchema,
+  safeParseJson,
+  type HostPolicyNotice,
+} from '@crawler/domain/messages';
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
 
@@ -69,12 +73,7 @@ export class LivePolicies {
   }
 
   private onNotice(message: string): void {
-    let parsed;
-    try {
-      parsed = hostPolicyNoticeSchema.safeParse(JSON.parse(message));
-    } catch {
-      parsed = null;
-    }
+    const parsed = safeParseJson(hostPolicyNoticeSchema, message);
     if (!parsed?.success) {
       this.log.warn({ message: message.slice(0, 200) }, 'ignored a malformed policy notice');
       return;

@@ -3,6 +3,7 @@ import type { Logger } from '@crawler/adapters/log';
 import {
   crawlSettingsKey,
   liveCrawlSettingsSchema,
+  safeParseJson,
   userAgentOf,
   type LiveCrawlSettings,
 } from '@crawler/domain/messages';
@@ -62,12 +63,7 @@ export class LiveSettings {
     const raw = await this.deps.redis.get(crawlSettingsKey(this.deps.prefix));
     if (raw === null || raw === this.last) return;
     this.last = raw;
-    let parsed;
-    try {
-      parsed = liveCrawlSettingsSchema.safeParse(JSON.parse(raw));
-    } catch {
-      parsed = null;
-    }
+    const parsed = safeParseJson(liveCrawlSettingsSchema, raw);
     if (!parsed?.success) {
       this.deps.log.warn({ value: raw.slice(0, 200) }, 'ignored malformed crawl settings');
       return;

@@ -1,17 +1,17 @@
+import { RetryingBatches } from './retrying-batches';
+
 /**
  * Buffers items and writes them in batches: when `maxBatch` are waiting or `flushEveryMs` after
  * the first. A batch that fails (Redis briefly away) goes back to the front of the buffer and is
  * retried a second later: nothing is dropped and no rejection escapes. Batches are written one
  * after another, in order.
  */
-export class BufferedWriter<T> {
+export class BufferedWriter<T> extends RetryingBatches<{ items: T[]; seqs: number[] }> {
   private buffer: T[] = [];
   /** Sequence number of each buffered item (pushes are numbered 1, 2, …). */
   private bufferSeqs: number[] = [];
   /** First sequence number of each batch taken from the buffer and not yet written. */
   private readonly taken = new Set<number>();
-  private timer: NodeJS.Timeout | null = null;
-  private pending: Promise<void> = Promise.resolve();
   private pushed = 0;
   private readonly writtenWaiters: Array<{ upTo: number; resolve: () => void }> = [];
 
@@ -20,13 +20,14 @@ export class BufferedWriter<T> {
     private readonly onError: (err: unknown) => void,
     private readonly maxBatch: number,
     private readonly flushEveryMs: number,
-  ) {}
+  ) {
+    super();
+  }
 
   push(item: T): void {
     this.buffer.push(item);
     this.bufferSeqs.push(++this.pushed);
-    if (this.buffer.length >= this.maxBatch) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
+    this.schedule(this.buffer.length >= this.maxBatch, this.flushEveryMs);
   }
 
   /** Items waiting to be written (for back-pressure and metrics). */
@@ -34,31 +35,26 @@ export class BufferedWriter<T> {
     return this.buffer.length;
   }
 
-  /** Writes what is buffered; resolves when every earlier batch is written (or re-queued). */
-  flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = this.buffer;
-    const seqs = this.bufferSeqs;
+  protected take(): { items: T[]; seqs: number[] } | null {
+    if (this.buffer.length === 0) return null;
+    const batch = { items: this.buffer, seqs: this.bufferSeqs };
     this.buffer = [];
     this.bufferSeqs = [];
-    if (batch.length > 0) {
-      this.taken.add(seqs[0]!);
-      this.pending = this.pending.then(async () => {
-        try {
-          await this.write(batch);
-          this.taken.delete(seqs[0]!);
-          this.wakeWritten();
-        } catch (err) {
-          this.taken.delete(seqs[0]!);
-          this.buffer = batch.concat(this.buffer);
-          this.bufferSeqs = seqs.concat(this.bufferSeqs);
-          this.onError(err);
-          this.timer ??= setTimeout(() => void this.flush(), 1000);
-        }
-      });
-    }
-    return this.pending;
+    this.taken.add(batch.seqs[0]!);
+    return batch;
+  }
+
+  protected async writeBatch({ items, seqs }: { items: T[]; seqs: number[] }): Promise<void> {
+    await this.write(items);
+    this.taken.delete(seqs[0]!);
+    this.wakeWritten();
+  }
+
+  protected putBack({ items, seqs }: { items: T[]; seqs: number[] }, err: unknown): void {
+    this.taken.delete(seqs[0]!);
+    this.buffer = items.concat(this.buffer);
+    this.bufferSeqs = seqs.concat(this.bufferSeqs);
+    this.onError(err);
   }
 
   /**

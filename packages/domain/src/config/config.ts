@@ -113,6 +113,11 @@ export const envSchema = z.object({
   FRONTIER_EXPECTED_URLS: int(1000, 100_000_000_000).default(10_000_000),
   FRONTIER_BLOOM_BITS_PER_URL: int(1, 64).default(10),
   FRONTIER_BLOOM_HASHES: int(1, 30).default(7),
+  /** Seen-set false-positive bound past any sizing (default: the geometry's rate at its sizing). */
+  FRONTIER_SEEN_FP_TARGET: z.coerce.number().gt(0).lt(0.5).optional(),
+  /** Maybe-seen discoveries kept (all shards) for the coordinator to confirm; 0 = none. */
+  FRONTIER_SEEN_CONFIRM_MAX: int(0, 100_000_000).default(0),
+  FRONTIER_SEEN_CONFIRM_EVERY_MS: int(100, 3_600_000).default(5000),
   /**
    * Weights of URL priority tiers 0–9 in a host's batches: each tier with URLs waiting gets its
    * weight's share of the slots among the waiting tiers' (0 = only when no other tier waits).
@@ -133,6 +138,14 @@ export const envSchema = z.object({
   HOST_DAILY_BUDGET: int(0, 100_000_000).default(50_000),
   /** Pause between two leases of hosts that share an IP address (ms). */
   FRONTIER_IP_GAP_MS: int(0, 3_600_000).default(0),
+  /**
+   * URLs per host and priority tier kept in Redis (the head); the rest spill to Postgres
+   * (frontier_spill) and come back as the head runs low. 0 = no bound, every URL in Redis.
+   * Raised to LEASE_MAX_URLS when smaller: a head always holds a full batch.
+   */
+  FRONTIER_HEAD_MAX: int(0, 1_000_000).default(0),
+  /** Pause between two rounds of the coordinator's spiller/refiller when idle (ms). */
+  FRONTIER_SPILL_EVERY_MS: int(10, 60_000).default(250),
   /** Hosts one agent works on at once (each with at most one connection). */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),
   /**

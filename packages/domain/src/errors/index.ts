@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /**
  * What whoever called a failed operation should do about it: `give_up` (the same call will
  * fail again: bad input, a missing thing, a configuration error), `retry` (a transient fault:
@@ -17,4 +19,52 @@ export abstract class CrawlerError extends Error {
   abstract readonly code: string;
   /** What a caller should do about it. */
   abstract readonly retry: RetryClass;
+}
+
+/**
+ * The base of a module's one error type whose retry class follows from its code alone
+ * (`StorageError`, `WarcError`, `AnalyticsError`): `retryOf` names the codes that may pass on
+ * another try; every other code is `give_up`.
+ */
+export abstract class CodedError<C extends string> extends CrawlerError {
+  readonly retry: RetryClass;
+
+  constructor(
+    readonly code: C,
+    message: string,
+    retryOf: Partial<Record<C, RetryClass>>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.retry = retryOf[code] ?? 'give_up';
+  }
+}
+
+/**
+ * Raised at start-up when a server the process needs (Redis, Postgres) does not answer: says
+ * where (`at`, a URL without its password), why, and how to start it. Worth retrying later.
+ */
+export abstract class ServerUnavailableError extends CrawlerError {
+  readonly retry = 'backoff';
+
+  constructor(server: string, at: string, cause: unknown, howToFix: string) {
+    super(
+      `${server} is not reachable at ${at} (${cause instanceof Error ? cause.message : String(cause)}). ${howToFix}`,
+    );
+  }
+}
+
+/**
+ * `value` parsed by `schema`, or the error `fail` makes of its first problem (`path: message`,
+ * e.g. `dir: Too small`): how a module rejects bad options, naming the option.
+ */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  fail: (problem: string) => Error,
+): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw fail(`${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'invalid'}`);
 }

@@ -22,3 +22,4 @@ export {
   crawlSettingsKey,
   blockRulesKey,
 } from './keys';
+export { safeParseJson } from './safe-parse-json';

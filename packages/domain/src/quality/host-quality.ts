@@ -14,6 +14,7 @@
  * Every list in it is bounded, so one host's state stays a few kilobytes whatever it serves.
  */
 import { hammingDistance } from '../dedupe';
+import { safeParseJson } from '../messages/safe-parse-json';
 import { DEFAULT_QUALITY_LIMITS, type QualityLimits, type QualityRule } from './quality-limits';
 import { paramSet, urlShape, withoutParams, type UrlShape } from './url-shape';
 import {
@@ -96,14 +97,8 @@ export class HostQuality {
     limits: QualityLimits = DEFAULT_QUALITY_LIMITS,
     now = Date.now(),
   ): HostQuality {
-    if (raw === null) return HostQuality.fresh(limits, now);
-    try {
-      const parsed = hostQualitySchema.safeParse(JSON.parse(raw));
-      if (parsed.success) return new HostQuality(parsed.data, limits);
-    } catch {
-      // fall through
-    }
-    return HostQuality.fresh(limits, now);
+    const parsed = raw === null ? null : safeParseJson(hostQualitySchema, raw);
+    return parsed?.success ? new HostQuality(parsed.data, limits) : HostQuality.fresh(limits, now);
   }
 
   /** JSON to store; `dirty` says whether anything changed since it was read. */

@@ -13,7 +13,7 @@ export interface RobotsRules {
   /**
    * Estimated heap bytes these compiled rules hold (rules, their pieces, the prefix index,
    * sitemaps), for caches that budget memory. Calibrated against measured heap growth
-   * (`robots-size.test.ts`): within ±50% of it from 1 rule to 17,000.
+   * (`apps/coordinator/test/measure-memory.ts`): within ±50% of it from 1 rule to 17,000.
    */
   approxBytes: number;
 }

@@ -35,6 +35,7 @@ local reason, ip, ip_gap = ARGV[6], ARGV[7], tonumber(ARGV[8])
 --- @include "includes/close-batch"
 --- @include "includes/shard-moving"
 --- @include "includes/script-replies"
+--- @include "includes/spill"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
 local host, hkey, rest = close_batch(prefix, lease_id, processed)
@@ -63,6 +64,8 @@ if reason ~= '' then
   end
   redis.call('HINCRBY', stats_key, 'queued', 0 - (moved - #rest))
   redis.call('HSET', hkey, 'n', 0)
+  -- Its spilled URLs become dead letters as the refiller brings them back (refillHeads).
+  if tonumber(redis.call('HGET', hkey, 'sp') or '0') > 0 then redis.call('SADD', prefix .. 'rf', host) end
   return moved
 end
 

@@ -6,14 +6,17 @@
 
   Input:
     KEYS[1] ready    zset host -> next allowed time (ms); its class sets `ready:<c>` beside it
-    KEYS[2] seen     Bloom bit string, or a set in exact mode
+    KEYS[2] seen     Bloom filter's layer 0 (includes/seen-set.lua), or a set in exact mode
     KEYS[3] stats    hash of shard counters
     KEYS[4] dead     list of dead letters
     ARGV[1] key prefix of the shard, e.g. "crawl:{7}:" (per-host keys are built from it)
     ARGV[2] seen mode: 'bloom' or 'set'
-    ARGV[3] Bloom size in bits (m)
-    ARGV[4] Bloom hash count (k)
-    ARGV[5..] quadruples: url_fp, host, tier ('0'..'9', or 'r' for a re-crawl), entry — grouped
+    ARGV[3] Bloom spec `m:k:c:p`: layer 0's bits, hashes and capacity, target FP rate
+    ARGV[4] cap of the shard's maybe-seen candidates to confirm (0 = note none)
+    ARGV[5] head bound: URLs per host tier kept in Redis, the rest spilled (0 = no bound;
+            includes/spill.lua)
+    ARGV[6] low-water mark of a head: a spilled tier's head under it asks for a refill
+    ARGV[7..] quadruples: url_fp, host, tier ('0'..'9', or 'r' for a re-crawl), entry — grouped
             by host (all URLs of a host together, in order). A quadruple with an empty url_fp
             is a signal about its host, applied whether or not any URL is new:
             '', host, 'S', seed priority ('0'..'9') — a seed was enqueued for the host;
@@ -22,7 +25,8 @@
     number of URLs accepted
 ]]
 local ready_key, seen_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local prefix, mode, m, k = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local prefix = ARGV[1]
+local head, low = tonumber(ARGV[5]), tonumber(ARGV[6])
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
 --- @include "includes/dead-letter"
@@ -31,7 +35,9 @@ local prefix, mode, m, k = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]
 --- @include "includes/seen-set"
 --- @include "includes/shard-moving"
 --- @include "includes/suffix-policy"
+--- @include "includes/spill"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
+local seen = seen_open(seen_key, ARGV[2], ARGV[3], ARGV[4])
 local now = now_ms()
 local accepted, accepted_seen, queued = 0, 0, 0
 
@@ -59,18 +65,23 @@ local function flush(host, by_tier, count, seed, sites)
     end
     return
   end
+  local spilled = 0
   for tier, entries in pairs(by_tier) do
-    for i = 1, #entries, 1000 do
-      redis.call('RPUSH', queue_key(prefix, tier, host), unpack(entries, i, math.min(i + 999, #entries)))
+    -- The head takes what fits; the rest spills (in order) to the overflow list.
+    local fit = math.min(#entries, head_room(prefix, hkey, host, tier, head))
+    for i = 1, fit, 1000 do
+      redis.call('RPUSH', queue_key(prefix, tier, host), unpack(entries, i, math.min(i + 999, fit)))
     end
+    spilled = spilled + spill_entries(prefix, stats_key, hkey, host, tier, entries, fit + 1)
   end
-  redis.call('HINCRBY', hkey, 'n', count)
-  queued = queued + count
+  redis.call('HINCRBY', hkey, 'n', count - spilled)
+  queued = queued + count - spilled
+  if spilled > 0 then request_refill(prefix, hkey, host, low) end
   make_ready(ready_key, hkey, host)
 end
 
 local cur_host, by_tier, count, seed, sites = nil, {}, 0, nil, {}
-for i = 5, #ARGV, 4 do
+for i = 7, #ARGV, 4 do
   local fp, host, tier, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   if host ~= cur_host then
     if cur_host then flush(cur_host, by_tier, count, seed, sites) end
@@ -88,9 +99,9 @@ for i = 5, #ARGV, 4 do
     if tier == 'r' then
       new = redis.call('SADD', prefix .. 'rq', fp) == 1
       -- Seen from now on too: a link to it is not queued beside the waiting re-crawl.
-      if new then seen_add(seen_key, fp, mode, m, k) end
+      if new then seen_add(seen, fp) end
     else
-      new = seen_add(seen_key, fp, mode, m, k)
+      new = seen_add(seen, fp, host, tier, entry)
     end
     if new then
       accepted = accepted + 1
@@ -103,6 +114,7 @@ for i = 5, #ARGV, 4 do
   end
 end
 if cur_host then flush(cur_host, by_tier, count, seed, sites) end
+seen_close(seen)
 if accepted_seen > 0 then redis.call('HINCRBY', stats_key, 'accepted', accepted_seen) end
 if queued > 0 then redis.call('HINCRBY', stats_key, 'queued', queued) end
 return accepted

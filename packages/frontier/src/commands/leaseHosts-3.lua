@@ -22,6 +22,8 @@
     ARGV[10] default daily budget per host (0 = unlimited)
     ARGV[11] retry delay for a host whose IP is busy (ms)
     ARGV[12] time to live of the lease until the agent renews it (ms; renewLeases)
+    ARGV[13] low-water mark of a head: a spilled tier's head under it asks for a refill
+             (0 = spilling off; includes/spill.lua)
   Output:
     array of { lease_id, host, lease_ms, gap_ms, ip or '', { tier|entry, ... }, max_conn }
 ]]
@@ -39,6 +41,7 @@ for w in string.gmatch(ARGV[8], '%d+') do
 end
 local share, default_budget, ip_retry = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 local ttl_ms = tonumber(ARGV[12] or ARGV[4])
+local low = tonumber(ARGV[13] or '0')
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
 --- @include "includes/make-ready"
@@ -46,6 +49,7 @@ local ttl_ms = tonumber(ARGV[12] or ARGV[4])
 --- @include "includes/reclaim-expired"
 --- @include "includes/daily-budget"
 --- @include "includes/shard-moving"
+--- @include "includes/spill"
 if shard_moving(stats_key) then return {} end
 local now = now_ms()
 local today = math.floor(now / 86400000)
@@ -165,6 +169,7 @@ local function lease_host(host, class)
   local pace = math.max(gap, tonumber(h[5] or '0'), 1)
   local batch = math.max(1, math.min(max_urls, left, math.floor(lease_ms * 0.5 / pace)))
   local tagged = take_batch(hkey, host, batch, tonumber(h[7]))
+  request_refill(prefix, hkey, host, low)
   if #tagged == 0 then
     -- The counter drifted from the lists (should not happen): trust the lists.
     redis.call('HSET', hkey, 'n', 0)

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 import { uniquePrefix } from '@crawler/testing';
 import { Frontier, type FrontierOptions } from '../frontier';
+import { SpillPump } from '../spill-pump';
+import { SpillStore } from '../spill-store';
+import { spillTestDatabase, type SpillTestDatabase } from './spill-test-db';
 import { PRIORITY_TIERS } from '../priority';
 import type { EnqueueUrl, HostLease } from '../types';
 
@@ -58,12 +61,35 @@ export async function leaseWhenReady(f: Frontier, max = 1, timeoutMs = 3000): Pr
 }
 
 /**
+ * The head bound the test bed's frontiers run with: FRONTIER_TEST_HEAD_MAX (default 2, raised to
+ * the lease batch size by the frontier), so spill and refill run under every test; 0 turns it off.
+ */
+export const TEST_HEAD_MAX = Number(process.env.FRONTIER_TEST_HEAD_MAX ?? 2);
+
+/**
+ * Gives a frontier a spill pump (its Postgres in `db`) that drains before every lease: the
+ * overflow copied to Postgres and every low head refilled, as the coordinator's loop would
+ * between leases.
+ */
+export function withSpillPump(f: Frontier, db: SpillTestDatabase): Frontier {
+  const pump = new SpillPump(f.spill, new SpillStore(db.pool(), f.keys.prefix));
+  const lease = f.lease.bind(f);
+  f.lease = async (...a) => {
+    await pump.drain();
+    return lease(...a);
+  };
+  return f;
+}
+
+/**
  * One test file's Redis connection and frontiers: `make()` builds a Frontier under a fresh key
- * prefix (4 shards, 60 s leases, no gap unless overridden); `close()` deletes every prefix made.
- * Call `open()` in beforeAll and `close()` in afterAll.
+ * prefix (4 shards, 60 s leases, no gap unless overridden, heads bounded to TEST_HEAD_MAX with
+ * a spill pump on a Postgres database of the file's own); `close()` deletes every prefix made
+ * and the database. Call `open()` in beforeAll and `close()` in afterAll.
  */
 export function frontierTestBed(label: string) {
   let client: RedisClient | undefined;
+  const db = TEST_HEAD_MAX > 0 ? spillTestDatabase() : null;
   const prefixes: string[] = [];
   const redis = (): RedisClient => {
     if (!client) throw new Error('not connected');
@@ -80,19 +106,23 @@ export function frontierTestBed(label: string) {
     newPrefix,
     make: (opts: Partial<FrontierOptions> = {}): Frontier => {
       const prefix = newPrefix();
-      return new Frontier(redis(), {
+      const f = new Frontier(redis(), {
         prefix,
         shards: 4,
         leaseMs: 60_000,
         maxUrlsPerLease: 10,
         defaultGapMs: 0,
+        headMax: TEST_HEAD_MAX,
         ...opts,
       });
+      return db && f.spill.enabled ? withSpillPump(f, db) : f;
     },
     open: async (): Promise<void> => {
       client = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      await db?.open();
     },
     close: async (): Promise<void> => {
+      await db?.close();
       if (!client) return;
       for (const p of prefixes) await deleteKeysWithPrefix(client, p);
       client.disconnect();

@@ -1,0 +1,73 @@
+--[[
+  Brings one refill batch of a shard's spilled URLs back from Postgres into their hosts' heads,
+  exactly once: the batch id is recorded in the shard's `<prefix>rfdone` set, and a batch already
+  applied (a refiller that stopped before deleting the batch's Postgres record re-applies it)
+  changes nothing. A batch holds groups, one per host tier (refillNeeds-1.lua said what they
+  want); a group's entries go to the tail of the tier's list (they were spilled after everything
+  in it), or become dead letters when the host is parked. With `exhausted` (Postgres had no more
+  rows of the tier) and an empty overflow list, the tier's spilled count is cleared: nothing is
+  left to refill. A host leaves the refill set when it no longer needs one (includes/spill.lua).
+
+  Input:
+    KEYS[1] ready    KEYS[2] stats    KEYS[3] dead
+    ARGV[1] key prefix of the shard
+    ARGV[2] batch id
+    ARGV[3] low-water mark of a head
+    ARGV[4..] groups: host, tier ('0'..'9' or 'r'), exhausted ('1' when Postgres holds no more
+              rows of the tier, else '0'), count, then `count` entries in order
+  Output:
+    entries brought back, or -2 when the batch was applied before
+]]
+local ready_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3]
+local prefix, batch, low = ARGV[1], ARGV[2], tonumber(ARGV[3])
+--- @include "includes/now-ms"
+--- @include "includes/host-queue"
+--- @include "includes/dead-letter"
+--- @include "includes/make-ready"
+--- @include "includes/spill"
+--- @include "includes/shard-moving"
+if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
+local done_key = prefix .. 'rfdone'
+if redis.call('SISMEMBER', done_key, batch) == 1 then return -2 end
+local overflow_empty = redis.call('LLEN', prefix .. 'ov') == 0
+local now = now_ms()
+local total, hosts = 0, {}
+
+-- Applies one group: ARGV[from .. from + n - 1] are its entries.
+local function apply(host, tier, exhausted, from, n)
+  local hkey = prefix .. 'h:' .. host
+  hosts[host] = hkey
+  local left = tonumber(redis.call('HGET', hkey, 's' .. tier) or '0')
+  local dec = math.min(n, left)
+  if exhausted and overflow_empty then dec = left end
+  if dec > 0 then
+    redis.call('HINCRBY', hkey, 's' .. tier, -dec)
+    redis.call('HINCRBY', hkey, 'sp', -dec)
+    redis.call('HINCRBY', stats_key, 'spilled', -dec)
+  end
+  if n == 0 then return end
+  local last = from + n - 1
+  if redis.call('HGET', hkey, 'parked') == '1' then
+    local reason = redis.call('HGET', hkey, 'park_reason') or 'parked'
+    for i = from, last do dead_letter(dead_key, stats_key, host, tier, reason, ARGV[i], now) end
+  else
+    local qkey = queue_key(prefix, tier, host)
+    for i = from, last, 1000 do redis.call('RPUSH', qkey, unpack(ARGV, i, math.min(i + 999, last))) end
+    redis.call('HINCRBY', hkey, 'n', n)
+    redis.call('HINCRBY', stats_key, 'queued', n)
+    make_ready(ready_key, hkey, host)
+  end
+  total = total + n
+end
+
+local i = 4
+while i <= #ARGV do
+  local n = tonumber(ARGV[i + 3])
+  apply(ARGV[i], ARGV[i + 1], ARGV[i + 2] == '1', i + 4, n)
+  i = i + 4 + n
+end
+redis.call('SADD', done_key, batch)
+for host, hkey in pairs(hosts) do
+  if not needs_refill(prefix, hkey, host, low) then redis.call('SREM', prefix .. 'rf', host) end
+end
+return total

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { FrontierDataError } from './queue-entry';
+import type { FrontierResources } from './resources';
+import { waitOutShardMove } from './script-replies';
+
+/** An entry of a shard's overflow list: a URL spilled out of its host tier's head. */
+export interface OverflowEntry {
+  /** The list item as stored (the trim checks it). */
+  raw: string;
+  /** The shard's spill sequence: order within a host tier. */
+  seq: string;
+  tier: string;
+  host: string;
+  /** The queue entry (`fp|attempts|depth|redirects|source|url`). */
+  entry: string;
+}
+
+/** A host tier's head that wants URLs back: how many, at most. */
+export interface RefillNeed {
+  host: string;
+  tier: string;
+  want: number;
+}
+
+/** What a shard's heads want back (refillNeeds-1.lua), and the overflow still to copy first. */
+export interface RefillNeeds {
+  overflow: number;
+  needs: RefillNeed[];
+}
+
+/** One host tier's part of a refill batch: the entries Postgres gave back, in order. */
+export interface RefillGroup extends RefillNeed {
+  entries: readonly string[];
+}
+
+/** refillHeads-3.lua's answer for a batch it applied before. */
+export const REFILL_ALREADY_APPLIED = -2;
+
+const overflowPattern = /^(\d+)\|([0-9r])\|([^|]+)\|(.+)$/s;
+const countReply = z.coerce.number();
+const needsReply = z.tuple([z.coerce.number()]).rest(z.union([z.string(), z.number()]));
+
+/** Parses an overflow list item (`seq|tier|host|entry`, includes/spill.lua). */
+export function parseOverflow(raw: string): OverflowEntry {
+  const m = overflowPattern.exec(raw);
+  if (!m) throw new FrontierDataError(`overflow entry invalid: ${raw.slice(0, 80)}`);
+  return { raw, seq: m[1]!, tier: m[2]!, host: m[3]!, entry: m[4]! };
+}
+
+/**
+ * The Redis side of the bounded heads (FRONTIER_HEAD_MAX): the enqueue script spills what a head
+ * cannot hold into the shard's overflow list and the lease script asks for refills; this reads
+ * and trims the overflow (spillTrim-1.lua), says what the heads want (refillNeeds-1.lua) and
+ * applies refill batches (refillHeads-3.lua) for the coordinator's spiller and refiller
+ * (spill-pump.ts), which keep the spilled URLs in Postgres.
+ */
+export class FrontierSpill {
+  constructor(private readonly r: FrontierResources) {}
+
+  /** Whether heads are bounded (FRONTIER_HEAD_MAX > 0). */
+  get enabled(): boolean {
+    return this.r.head.max > 0;
+  }
+
+  /** Shard count (the pump walks every shard). */
+  get shards(): number {
+    return this.r.shards;
+  }
+
+  /** The first `max` entries of a shard's overflow list, oldest first. */
+  async readOverflow(shard: number, max: number): Promise<OverflowEntry[]> {
+    const raw = await this.r.redis.lrange(this.r.keys.overflow(shard), 0, max - 1);
+    return raw.map(parseOverflow);
+  }
+
+  /** Entries in a shard's overflow list (spilled, not yet copied to Postgres). */
+  overflowLength(shard: number): Promise<number> {
+    return this.r.redis.llen(this.r.keys.overflow(shard));
+  }
+
+  /** Trims the copied entries off the overflow list, once (0 when already trimmed). */
+  async trimOverflow(shard: number, copied: readonly OverflowEntry[]): Promise<number> {
+    if (copied.length === 0) return 0;
+    const n = await this.r.cmd.spillTrim(
+      this.r.keys.overflow(shard),
+      copied[0]!.raw,
+      copied.length,
+    );
+    return countReply.parse(n);
+  }
+
+  /** Up to `max` hosts of a shard that asked for a refill. */
+  refillHosts(shard: number, max: number): Promise<string[]> {
+    return this.r.redis.srandmember(this.r.keys.refillHosts(shard), max);
+  }
+
+  /**
+   * What up to `maxHosts` hosts of a shard's refill set want back (at most about `maxUrls` URLs),
+   * dropping hosts that want nothing any more; forgets the applied batches `forget` (their
+   * Postgres records are gone) and reports the overflow list's length. A moving shard: nothing.
+   */
+  async refillNeeds(
+    shard: number,
+    maxHosts: number,
+    maxUrls: number,
+    forget: readonly string[] = [],
+  ): Promise<RefillNeeds> {
+    const { cmd, keys, head } = this.r;
+    const reply = needsReply.parse(
+      await cmd.refillNeeds(
+        keys.stats(shard),
+        keys.shard(shard),
+        head.max,
+        head.low,
+        maxHosts,
+        maxUrls,
+        ...forget,
+      ),
+    );
+    const [overflow, ...flat] = reply;
+    const needs: RefillNeed[] = [];
+    for (let i = 0; i + 2 < flat.length; i += 3)
+      needs.push({ host: String(flat[i]), tier: String(flat[i + 1]), want: Number(flat[i + 2]) });
+    return { overflow, needs };
+  }
+
+  /**
+   * Applies a refill batch (refillHeads-3.lua): each group's entries join the tail of its host
+   * tier's head; a group that got fewer entries than it wanted tells Redis Postgres has no more
+   * of that tier. Returns the entries brought back, or REFILL_ALREADY_APPLIED.
+   */
+  async applyRefill(shard: number, batch: string, groups: readonly RefillGroup[]): Promise<number> {
+    const k = this.r.keys;
+    const args: (string | number)[] = [];
+    for (const g of groups)
+      args.push(g.host, g.tier, g.entries.length < g.want ? '1' : '0', g.entries.length, ...g.entries);
+    const n = await waitOutShardMove(() =>
+      this.r.cmd.refillHeads(
+        k.ready(shard),
+        k.stats(shard),
+        k.dead(shard),
+        k.shard(shard),
+        batch,
+        this.r.head.low,
+        ...args,
+      ),
+    );
+    return countReply.parse(n);
+  }
+
+  /** Whether Redis applied a refill batch (its id is still recorded). */
+  async applied(shard: number, batch: string): Promise<boolean> {
+    return (await this.r.redis.sismember(this.r.keys.refillDone(shard), batch)) === 1;
+  }
+
+  /**
+   * Forgets every applied batch id of a shard: on recovery, once every batch Postgres still
+   * records was settled, the ids left name nothing.
+   */
+  async forgetAll(shard: number): Promise<void> {
+    await this.r.redis.del(this.r.keys.refillDone(shard));
+  }
+}
