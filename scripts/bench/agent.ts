@@ -41,7 +41,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       keep: { type: 'boolean', default: false },
     },
   });
-  const { hosts, seconds, gapMs, seed } = webBenchArgs(values);
+  const bench = webBenchArgs(values);
+  const { hosts, seconds, gapMs, seed } = bench;
   const processes = Number(values.processes);
   if (!Number.isInteger(processes) || processes < 1)
     throw new Error(`--processes must be a positive integer, got ${values.processes}`);
@@ -103,17 +104,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     const a = windowCounts(log1, agent.windowStartMs, agent.windowEndMs);
 
     // Phase 2: the ceiling, on a fresh web (cold like the agent's, an empty log).
-    const ceiling = await measureCeiling({
-      root: ROOT,
-      hosts,
-      seed,
-      dir: join(dir, 'web2'),
-      seconds,
-      gapMs,
-      config,
-      crawlLog: log1,
-      manifest,
-    });
+    const web2 = { ...bench, root: ROOT, dir: join(dir, 'web2') };
+    const ceiling = await measureCeiling({ ...web2, config, crawlLog: log1, manifest });
     const c = ceiling.counts;
 
     if (values.profile) {

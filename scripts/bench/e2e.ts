@@ -35,7 +35,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       'no-ceiling': { type: 'boolean', default: false },
     },
   });
-  const { hosts, seconds, gapMs, seed } = webBenchArgs(values);
+  const bench = webBenchArgs(values);
+  const { hosts, seconds, gapMs, seed } = bench;
   const load1 = loadavg()[0] ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'bench-e2e-'));
   try {
@@ -87,19 +88,10 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
         `${allPages} pages in ${((returnedAt - calledAt) / 1000).toFixed(1)} s`,
     );
 
+    const web2 = { ...bench, root: ROOT, dir: join(dir, 'web2') };
     const ceiling = values['no-ceiling']
       ? null
-      : await measureCeiling({
-          root: ROOT,
-          hosts,
-          seed,
-          dir: join(dir, 'web2'),
-          seconds,
-          gapMs,
-          config,
-          crawlLog: log,
-          manifest,
-        });
+      : await measureCeiling({ ...web2, config, crawlLog: log, manifest });
     const c = ceiling?.counts;
     const pagesPerS = a.pages / seconds;
     const ceilingPagesPerS = c ? c.pages / c.seconds : null;

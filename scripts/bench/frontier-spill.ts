@@ -25,7 +25,9 @@ export async function openBenchSpill(frontier: Frontier): Promise<BenchSpill> {
   const db = spillTestDatabase();
   await db.open();
   const store = new SpillStore(db.pool(), frontier.keys.prefix);
-  const pump = new SpillPump(frontier.spill, store, { hostsPerRound: 500 });
+  // The refiller on a connection of its own, as the coordinator's (spill-loop.ts).
+  const spill = frontier.spill.withOwnConnection();
+  const pump = new SpillPump(spill, store);
   let drained = { copied: 0, seconds: 0 };
   let running: Promise<void> | null = null;
   let stop = false;
@@ -59,11 +61,10 @@ export async function openBenchSpill(frontier: Frontier): Promise<BenchSpill> {
       await running;
     },
     async fields(spilledUrls) {
-      const { rows } = await db
-        .pool()
-        .query<{ b: string }>(
-          `SELECT pg_total_relation_size('frontier_spill') + pg_total_relation_size('frontier_refill_batch') AS b`,
-        );
+      const { rows } = await db.pool().query<{ b: string }>(
+        `SELECT pg_total_relation_size('frontier_spill') + pg_total_relation_size('frontier_spill_host')
+                + pg_total_relation_size('frontier_refill_batch') AS b`,
+      );
       return {
         spilled_urls: spilledUrls,
         spill_bytes_per_url: spilledUrls > 0 ? Math.round(Number(rows[0]!.b) / spilledUrls) : 0,
@@ -72,6 +73,7 @@ export async function openBenchSpill(frontier: Frontier): Promise<BenchSpill> {
       };
     },
     async close() {
+      spill.close();
       await db.close();
     },
   };

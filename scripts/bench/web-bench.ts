@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  readRequestLog,
-  scoreCrawl,
-  type Manifest,
-  type RequestLogEntry,
-  type ScoreReport,
-} from '@crawler/synthetic-web';
+import { readRequestLog, scoreCrawl } from '@crawler/synthetic-web';
+import type { Manifest, RequestLogEntry, ScoreReport } from '@crawler/synthetic-web';
 
 /**
  * The options every crawl bench against the synthetic web takes (`--hosts`, `--seconds`,

@@ -27,6 +27,8 @@ export const LoadSchema = z
     knownUrls: count.optional(),
     /** URLs on the re-crawl schedule; default: `knownUrls` (every capture is scheduled). */
     recrawlUrls: z.coerce.number().int().min(0).optional(),
+    /** Hosts the queued URLs belong to; default: queued / the frontier bench's URLs a host. */
+    hosts: count.optional(),
   })
   .strict();
 
@@ -54,14 +56,15 @@ export type CapacityLoad = z.output<typeof LoadSchema>;
 export type CapacityAssumptions = z.output<typeof AssumptionsSchema>;
 
 export const CAPACITY_USAGE = `usage: npm run capacity -- --pages-per-day N --urls-queued N [--known-urls N]
-       [--recrawl-urls N] [--avg-page-bytes N] [--warc-compression R] [--recrawl-share S]
-       [--headroom F] [--host-interval-s S]`;
+       [--recrawl-urls N] [--hosts N] [--avg-page-bytes N] [--warc-compression R]
+       [--recrawl-share S] [--headroom F] [--host-interval-s S]`;
 
 const FLAGS = {
   'pages-per-day': 'pagesPerDay',
   'urls-queued': 'urlsQueued',
   'known-urls': 'knownUrls',
   'recrawl-urls': 'recrawlUrls',
+  hosts: 'hosts',
   'avg-page-bytes': 'avgPageBytes',
   'warc-compression': 'warcCompression',
   'recrawl-share': 'recrawlShare',
@@ -87,13 +90,13 @@ export function parseCapacityArgs(args: string[]): {
     const v = values[flag];
     if (typeof v === 'string') named[key] = v.replaceAll('_', '');
   }
-  const { pagesPerDay, urlsQueued, knownUrls, recrawlUrls, ...rest } = named;
+  const { pagesPerDay, urlsQueued, knownUrls, recrawlUrls, hosts, ...rest } = named;
   if (pagesPerDay === undefined || urlsQueued === undefined) {
     throw new CapacityUsageError(
       `--pages-per-day and --urls-queued are required\n${CAPACITY_USAGE}`,
     );
   }
-  const load = LoadSchema.safeParse({ pagesPerDay, urlsQueued, knownUrls, recrawlUrls });
+  const load = LoadSchema.safeParse({ pagesPerDay, urlsQueued, knownUrls, recrawlUrls, hosts });
   const assumptions = AssumptionsSchema.safeParse(rest);
   const issues = [load, assumptions].flatMap((r) =>
     r.success ? [] : r.error.issues.map((i) => `--${flagOf(String(i.path[0]))}: ${i.message}`),

@@ -33,8 +33,9 @@ const FIELDS: Array<keyof CapacityReport> = [
   'bloom_bits_per_shard', 'bloom_capped', 'bloom_fp_theory', 'redis_bloom_bytes',
   'redis_recrawl_bytes', 'recrawl_fetches_per_day', 'recrawl_interval_days',
   'recrawl_over_max_urls', 'recrawl_interval_over_max', 'redis_bounded_bytes',
-  'redis_bytes_today', 'redis_bytes_today_provisioned', 'redis_dominant', 'spill_store_status',
-  'redis_bytes_with_spill', 'spill_store_bytes', 'clickhouse_fetch_rows_per_day',
+  'redis_bytes_today', 'redis_bytes_today_provisioned', 'redis_dominant', 'hosts', 'spill_head_max',
+  'spilled_urls', 'redis_queue_bytes_with_spill', 'redis_bytes_with_spill',
+  'redis_bytes_with_spill_provisioned', 'redis_dominant_with_spill', 'spill_store_bytes', 'clickhouse_fetch_rows_per_day',
   'clickhouse_page_rows_per_day', 'clickhouse_fetch_bytes_per_day',
   'clickhouse_page_bytes_per_day', 'clickhouse_bytes_per_day', 'ingest_rows_per_s',
   'ingest_consumers', 'ingest_cores', 'warc_bytes_per_page', 'warc_bytes_per_day',
@@ -49,6 +50,8 @@ describe('the per-unit costs block of docs/BENCHMARKS.md', () => {
     const measured = Object.values(costs.costs).filter((c) => c.basis === 'measured');
     expect(measured.length).toBeGreaterThanOrEqual(9);
     expect(values.redis_bytes_per_queued_url).toBe(142);
+    expect(values.redis_bytes_per_queued_url_bounded).toBeLessThan(25);
+    expect(values.spill_bench_head_max).toBe(128);
     expect(values.agent_cpu_ms_per_page).toBeGreaterThan(1);
   });
 
@@ -112,11 +115,25 @@ describe('computeCapacity', () => {
     expect(more.warc_bytes_per_day).toBe(one.warc_bytes_per_day);
   });
 
-  it('keeps the spill store null: it is not built, so nothing is measured', () => {
-    const r = report(base);
-    expect(r.redis_bytes_with_spill).toBeNull();
-    expect(r.spill_store_bytes).toBeNull();
-    expect(r.spill_store_status).toMatch(/not built yet/);
+  it('works out the spill store: heads in Redis at the bounded figure, the rest in Postgres', () => {
+    const head = values.spill_bench_head_max;
+    const r = report([...base, '--hosts', '1000', '--known-urls', '3000000', '--headroom', '1']);
+    expect(r.spilled_urls).toBe(1_000_000 - 1000 * head);
+    expect(r.spill_store_bytes).toBe(r.spilled_urls * values.spill_bytes_per_url);
+    // The bounded figure holds the queued URLs' seen set: only known beyond queued adds bits.
+    expect(r.redis_queue_bytes_with_spill).toBe(
+      1_000_000 * values.redis_bytes_per_queued_url_bounded +
+        (2_000_000 * config.FRONTIER_BLOOM_BITS_PER_URL) / 8,
+    );
+    expect(r.redis_bytes_with_spill).toBe(
+      r.redis_queue_bytes_with_spill + r.redis_recrawl_bytes + r.redis_bounded_bytes,
+    );
+    expect(r.redis_bytes_with_spill).toBeLessThan(r.redis_bytes_today);
+    // Hosts default to the bench's URLs a host; hosts whose heads hold everything spill nothing.
+    expect(report(base).hosts).toBe(1_000_000 / values.spill_bench_urls_per_host);
+    const few = report(['--pages-per-day', '86400000', '--urls-queued', '1000', '--hosts', '100']);
+    expect(few.spilled_urls).toBe(0);
+    expect(few.spill_store_bytes).toBe(0);
   });
 
   it('caps a Bloom filter at 2^32 bits a shard and says so', () => {
@@ -171,8 +188,7 @@ describe('npm run capacity', () => {
     expect(json.report).toBe('capacity');
     expect(Object.keys(json).sort()).toEqual(['report', ...FIELDS].sort());
     for (const f of FIELDS) {
-      if (f === 'redis_bytes_with_spill' || f === 'spill_store_bytes') expect(json[f]).toBeNull();
-      else if (f === 'recrawl_interval_days' || typeof json[f] === 'number') {
+      if (f === 'recrawl_interval_days' || typeof json[f] === 'number') {
         expect(Number.isFinite(json[f])).toBe(true);
       }
     }

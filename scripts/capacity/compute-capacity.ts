@@ -28,7 +28,7 @@ const MAX_BLOOM_BITS_PER_SHARD = 2 ** 32 - 1;
 /** Near-duplicate buckets: SimHash-64 in four 16-bit bands (near-dup-index.ts). */
 const NEAR_DUP_BUCKETS = 4 * 2 ** 16;
 
-/** Every figure of a capacity report; `null` where no measurement exists yet. */
+/** Every figure of a capacity report. */
 export interface CapacityReport {
   pages_per_day: number;
   pages_per_s: number;
@@ -53,10 +53,15 @@ export interface CapacityReport {
   redis_bytes_today: number;
   redis_bytes_today_provisioned: number;
   redis_dominant: string;
-  // With the spill store: not built, so no measured figure.
-  spill_store_status: string;
-  redis_bytes_with_spill: null;
-  spill_store_bytes: null;
+  // With the spill store (FRONTIER_HEAD_MAX at the bench's bound): heads in Redis, rest spilled.
+  hosts: number;
+  spill_head_max: number;
+  spilled_urls: number;
+  redis_queue_bytes_with_spill: number;
+  redis_bytes_with_spill: number;
+  redis_bytes_with_spill_provisioned: number;
+  redis_dominant_with_spill: string;
+  spill_store_bytes: number;
   // ClickHouse.
   clickhouse_fetch_rows_per_day: number;
   clickhouse_page_rows_per_day: number;
@@ -125,6 +130,23 @@ export function computeCapacity(
   };
   const redisToday = redisQueue + bloom.bytes + redisRecrawl + bounded;
 
+  // With the spill store: the bounded-head figure already holds the heads and the seen set of
+  // the queued URLs, so only the known URLs beyond them add Bloom bits. Spilled: what does not
+  // fit in the heads, one tier a host holding at least a full head (as in the bench).
+  const hosts =
+    load.hosts ?? Math.max(1, Math.round(load.urlsQueued / costs.spill_bench_urls_per_host));
+  const head = costs.spill_bench_head_max;
+  const spilled = Math.max(0, load.urlsQueued - hosts * head);
+  const redisSpillQueue =
+    load.urlsQueued * costs.redis_bytes_per_queued_url_bounded +
+    (Math.max(0, known - load.urlsQueued) * config.FRONTIER_BLOOM_BITS_PER_URL) / 8;
+  const spillParts: Record<string, number> = {
+    'queued URLs': redisSpillQueue,
+    're-crawl schedule': redisRecrawl,
+    'bounded structures': bounded,
+  };
+  const redisWithSpill = redisSpillQueue + redisRecrawl + bounded;
+
   // ClickHouse and the telemetry ingest.
   const fetchRows = load.pagesPerDay * costs.fetch_rows_per_page;
   const pageRows = load.pagesPerDay;
@@ -163,10 +185,15 @@ export function computeCapacity(
     redis_bounded_bytes: Math.round(bounded),
     redis_bytes_today: Math.round(redisToday),
     redis_bytes_today_provisioned: Math.round(redisToday * h),
-    redis_dominant: Object.entries(parts).sort((a, b) => b[1] - a[1])[0]?.[0] ?? '',
-    spill_store_status: 'not built yet: figure pending the spill store (issue 15, item 1)',
-    redis_bytes_with_spill: null,
-    spill_store_bytes: null,
+    redis_dominant: dominant(parts),
+    hosts,
+    spill_head_max: head,
+    spilled_urls: spilled,
+    redis_queue_bytes_with_spill: Math.round(redisSpillQueue),
+    redis_bytes_with_spill: Math.round(redisWithSpill),
+    redis_bytes_with_spill_provisioned: Math.round(redisWithSpill * h),
+    redis_dominant_with_spill: dominant(spillParts),
+    spill_store_bytes: Math.round(spilled * costs.spill_bytes_per_url),
     clickhouse_fetch_rows_per_day: Math.round(fetchRows),
     clickhouse_page_rows_per_day: Math.round(pageRows),
     clickhouse_fetch_bytes_per_day: Math.round(fetchRows * costs.clickhouse_bytes_per_fetch_row),
@@ -243,6 +270,10 @@ const CONFIG_KEYS = [
 /** Only the keys the model reads (a whole Config would print secrets' defaults too). */
 function pickConfig(c: CapacityConfig): CapacityConfig {
   return Object.fromEntries(CONFIG_KEYS.map((k) => [k, c[k]])) as CapacityConfig;
+}
+
+function dominant(parts: Record<string, number>): string {
+  return Object.entries(parts).sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
 }
 
 function round(x: number, digits: number): number {

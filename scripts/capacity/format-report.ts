@@ -66,8 +66,21 @@ export function reportRows(r: CapacityReport, costs: UnitCosts): Array<[string, 
       formatBytes(r.redis_bytes_today),
       `sum; ${formatBytes(r.redis_bytes_today_provisioned)} with ×${a.headroom} headroom; dominated by the ${r.redis_dominant}`,
     ],
-    ['Redis with the spill store', 'null', r.spill_store_status],
-    ['Spill store size', 'null', r.spill_store_status],
+    [
+      'Redis: queued URLs (spill store)',
+      formatBytes(r.redis_queue_bytes_with_spill),
+      `queued × ${u.redis_bytes_per_queued_url_bounded} B, heads and seen set included (FRONTIER_HEAD_MAX ${r.spill_head_max}, ${n(u.spill_bench_urls_per_host)} URLs a host; ${src('redis_bytes_per_queued_url_bounded')})${r.known_urls > r.urls_queued ? ` + (known − queued) × ${r.config.FRONTIER_BLOOM_BITS_PER_URL} bits / 8` : ''}`,
+    ],
+    [
+      'Redis with the spill store',
+      formatBytes(r.redis_bytes_with_spill),
+      `queued URLs (spill store) + re-crawl schedule + bounded structures; ${formatBytes(r.redis_bytes_with_spill_provisioned)} with ×${a.headroom} headroom; dominated by the ${r.redis_dominant_with_spill}`,
+    ],
+    [
+      'Spill store size (Postgres)',
+      formatBytes(r.spill_store_bytes),
+      `spilled × ${u.spill_bytes_per_url} B (${src('spill_bytes_per_url')}); spilled ≈ queued − hosts × head = ${n(r.urls_queued)} − ${n(r.hosts)} × ${r.spill_head_max} = ${n(r.spilled_urls)} (one tier a host, each holding a full head)`,
+    ],
     [
       'ClickHouse fetch rows/day',
       n(r.clickhouse_fetch_rows_per_day),

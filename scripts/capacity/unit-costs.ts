@@ -98,6 +98,12 @@ export const UnitCostsSchema = z
         redis_bytes_per_queued_url: CostSchema,
         /** Bloom bits a URL the frontier bench sized its filters at (part of the figure above). */
         frontier_bench_bloom_bits_per_url: CostSchema,
+        /** With FRONTIER_HEAD_MAX: Redis per queued URL (heads and seen set included), spill rows. */
+        redis_bytes_per_queued_url_bounded: CostSchema,
+        spill_bytes_per_url: CostSchema,
+        /** The head bound and the URLs a host the two figures above were measured at. */
+        spill_bench_head_max: CostSchema,
+        spill_bench_urls_per_host: CostSchema,
         /** Re-crawl schedule (`rc:meta` + `rc:due`) per scheduled URL. */
         recrawl_bytes_per_url: CostSchema,
         /** Bounded Redis structures: per entry, at the configured bounds. */

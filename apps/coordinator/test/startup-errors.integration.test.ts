@@ -461,6 +461,7 @@ describe('schema.prisma and the SQL migrations agree', () => {
       'crawl_settings',
       'frontier_refill_batch',
       'frontier_spill',
+      'frontier_spill_host',
       'host_block_patterns',
       'host_policies',
       'seed_list_members',

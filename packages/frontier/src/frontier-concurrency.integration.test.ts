@@ -1,10 +1,16 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomInt } from 'node:crypto';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 import { uniquePrefix, seededRandom } from '@crawler/testing';
 import { Frontier, type FrontierOptions } from './frontier';
 import { DISCOVERED_HOST_CLASS, HOST_CLASSES } from './priority';
-import { HOST_LISTS } from './testing/frontier-test-kit';
+import {
+  backgroundSpillPump,
+  HOST_LISTS,
+  spilledEntries,
+  TEST_HEAD_MAX,
+} from './testing/frontier-test-kit';
+import { spillTestDatabase } from './testing/spill-test-db';
 import type { EnqueueUrl, HostLease } from './types';
 
 /**
@@ -19,7 +25,9 @@ import type { EnqueueUrl, HostLease } from './types';
  *
  * Only the random choices are seeded: FRONTIER_CONCURRENCY_SEED=<uint32> replays them (`random`
  * draws a new seed). The interleaving of the agents still depends on timing. Single Redis only:
- * a snapshot reads all shards in one MULTI.
+ * a snapshot reads all shards in one MULTI. Heads are bounded to the test kit's TEST_HEAD_MAX
+ * with a spill pump running in the background, as the coordinator's: the URLs spilled at the end
+ * count as queued.
  */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SEED = parseSeed(process.env.FRONTIER_CONCURRENCY_SEED);
@@ -33,6 +41,7 @@ const OPTS = {
   backoffBaseMs: 40,
   backoffMaxMs: 300,
   seen: { mode: 'bloom', expectedUrls: 1_000_000 },
+  headMax: TEST_HEAD_MAX,
 } satisfies Omit<FrontierOptions, 'prefix'>;
 const HOSTS = 100;
 /** Hosts from this index on share an address by threes; the others have their own. */
@@ -143,8 +152,13 @@ interface Agent {
 describe('Frontier under concurrent agents (randomized)', () => {
   const clients: RedisClient[] = [];
   const prefix = uniquePrefix('frontier-conc');
+  const db = TEST_HEAD_MAX > 0 ? spillTestDatabase() : null;
 
+  beforeAll(async () => {
+    await db?.open();
+  });
   afterAll(async () => {
+    await db?.close();
     if (clients[0]) await deleteKeysWithPrefix(clients[0], prefix);
     for (const c of clients) c.disconnect();
   });
@@ -160,6 +174,8 @@ describe('Frontier under concurrent agents (randomized)', () => {
     const monitor = new Frontier(monitorRedis, { prefix, ...OPTS });
     const rng = seededRandom(SEED);
     const run = makeRun();
+    // The coordinator's spiller/refiller, on a connection of its own, from the first enqueue on.
+    const pump = db && backgroundSpillPump(new Frontier(await connect(), { prefix, ...OPTS }), db);
 
     // Host policies (most hosts get a gap of 20–50 ms), then the initial URLs.
     for (const host of run.hosts)
@@ -203,8 +219,12 @@ describe('Frontier under concurrent agents (randomized)', () => {
     await Promise.all([...loops, snapshots]);
     // Stopped at the hard cap: let abandoned leases expire (stats() reclaims them).
     for (let i = 0; i < 20 && (await monitor.stats()).openLeases > 0; i++) await sleep(100);
+    await pump?.stop();
+    for (const err of pump?.errors ?? [])
+      problem(run, 'spill pump failed', err instanceof Error ? err.message : JSON.stringify(err));
 
     const queued = await checkSnapshot(run, monitorRedis, monitor, 'at the end');
+    if (db) countSpilled(run, queued, await spilledEntries(monitor, db));
     const stats = await monitor.stats();
     const dead = await monitor.deadLetters(1_000_000);
     if (idle && queued.size > 0)
@@ -222,6 +242,7 @@ describe('Frontier under concurrent agents (randomized)', () => {
         `${count('stale')} stale, ${count('crashed')} crashed), ${run.fetches.length} fetches, ` +
         `${sum(fps.map((s) => s.completed))} completed, ${dead.length} dead letters, ` +
         `${sum(fps.map((s) => s.accepted - 1))} re-crawls, ${queued.size} still queued, ` +
+        `${pump?.totals.spilled ?? 0} spilled to Postgres and ${pump?.totals.refilled ?? 0} refilled, ` +
         `${run.snapshots} snapshots, ${run.warnings.length} fetches overran their lease ` +
         `(event loop lag${run.warnings.length ? `, e.g. ${run.warnings.slice(0, 3).join('; ')}` : ''})`,
     );
@@ -233,6 +254,8 @@ describe('Frontier under concurrent agents (randomized)', () => {
     );
     expect(report, `seed ${SEED}: problems found`).toEqual({});
     expect(run.fetches.length).toBeGreaterThan(INITIAL_URLS);
+    // The bounded heads were exercised: URLs went to Postgres and came back.
+    if (pump) expect(pump.totals.refilled).toBeGreaterThan(0);
   });
 });
 
@@ -591,6 +614,16 @@ async function checkSnapshot(
       say('queue counters', `shard ${s}: stats queued ${stat} ≠ Σ n ${queuedPerShard[s]}`);
   }
   return new Map([...where].map(([fp, w]) => [fp, w.split('+').length]));
+}
+
+/** Adds the spilled entries (at the end, the pump stopped) to the queued url_fps, once each. */
+function countSpilled(run: Run, queued: Map<string, number>, spilled: readonly string[]): void {
+  for (const e of spilled) {
+    const fp = e.split('|')[0] ?? '';
+    if (queued.has(fp))
+      problem(run, 'url_fp queued twice', `${fp} queued and spilled: ${history(run, fp)}`);
+    queued.set(fp, (queued.get(fp) ?? 0) + 1);
+  }
 }
 
 /**

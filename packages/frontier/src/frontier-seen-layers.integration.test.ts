@@ -75,7 +75,7 @@ for (const backend of backends) {
     });
 
     it('stays under its false-positive target at 10× its sizing, opening the layers expected', async () => {
-      const sizing = 20_000;
+      const sizing = 10_000;
       const f = make({ seen: { mode: 'bloom', expectedUrls: sizing } });
       const target = defaultSeenFpTarget(10, 7);
       const inserted = freshFps(10 * sizing);
@@ -113,9 +113,12 @@ for (const backend of backends) {
       console.log(
         `${backend.name}: ${inserted.length} URLs into a filter sized for ${sizing}: ${layers.length} layers, false positives ${(rate * 100).toFixed(3)}% (expected ${(expected * 100).toFixed(3)}%, target ${(target * 100).toFixed(3)}%)`,
       );
+      // The bound is exact arithmetic over the recorded layers; the measured rate agrees with it
+      // (~700 hits: ±4%) and stays within issue 15's 2 × target.
       expect(expected).toBeLessThanOrEqual(target);
-      expect(rate).toBeLessThanOrEqual(target);
-      expect(rate).toBeLessThanOrEqual(expected * 1.5);
+      expect(rate).toBeLessThanOrEqual(expected * 1.25);
+      expect(rate).toBeGreaterThanOrEqual(expected / 1.25);
+      expect(rate).toBeLessThanOrEqual(2 * target);
       expect((await f.stats()).seenBytes).toBeGreaterThan(
         layers.reduce((a, l) => a + l.bits / 8, 0) * 0.99,
       );

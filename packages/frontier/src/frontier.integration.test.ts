@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RedisClient } from '@crawler/adapters/redis';
-import { deleteKeysWithPrefix, keySlot, testRedisBackends, uniquePrefix } from '@crawler/testing';
-import { Frontier } from './frontier';
+import { keySlot, testRedisBackends } from '@crawler/testing';
+import type { Frontier, FrontierOptions } from './frontier';
 import type { FrontierKeys } from './keys';
+import { frontierTestBed } from './testing/frontier-test-kit';
 import type { EnqueueUrl } from './types';
 
 /**
@@ -32,6 +32,9 @@ function shardKeysOf(keys: FrontierKeys, shard: number, host: string): string[] 
     keys.dead(shard),
     keys.host(shard, host),
     keys.queue(shard, host),
+    keys.overflow(shard),
+    keys.refillHosts(shard),
+    keys.refillDone(shard),
     `${base}lq:${host}`,
     `${base}l:${shard}-17`,
     `${base}ip:127.1.0.7`,
@@ -52,39 +55,19 @@ async function countKeys(node: Redis, match: string): Promise<number> {
 
 for (const backend of backends) {
   describe.skipIf(backend.skip)(`Frontier on ${backend.name}`, () => {
-    let client: RedisClient | undefined;
-    const prefixes: string[] = [];
-    const redis = (): RedisClient => {
-      if (!client) throw new Error('not connected');
-      return client;
-    };
-
-    function make(opts: Partial<ConstructorParameters<typeof Frontier>[1]> = {}): Frontier {
-      const prefix = uniquePrefix('frontier');
-      prefixes.push(prefix);
-      return new Frontier(redis(), {
-        prefix,
-        shards: 8,
-        leaseMs: 60_000,
-        maxUrlsPerLease: 10,
-        defaultGapMs: 0,
-        ...opts,
-      });
-    }
+    // Heads bounded to TEST_HEAD_MAX, a spill pump draining before every lease (the test kit).
+    const bed = frontierTestBed('frontier', backend.connect);
+    const redis = bed.redis;
+    const make = (opts: Partial<FrontierOptions> = {}): Frontier =>
+      bed.make({ shards: 8, ...opts });
 
     /** CLUSTER KEYSLOT on the cluster; on a single Redis the same CRC16 computed here. */
     async function slotOf(key: string): Promise<number> {
       return backend.cluster ? Number(await redis().call('CLUSTER', 'KEYSLOT', key)) : keySlot(key);
     }
 
-    beforeAll(async () => {
-      client = await backend.connect();
-    });
-    afterAll(async () => {
-      if (!client) return;
-      for (const p of prefixes) await deleteKeysWithPrefix(client, p);
-      client.disconnect();
-    });
+    beforeAll(bed.open);
+    afterAll(bed.close);
 
     it('accepts each url_fp once', async () => {
       const f = make();

@@ -158,17 +158,18 @@ export class FrontierLeases {
     }));
   }
 
+  /** The keys of the scripts that end a lease (complete, fail), in their KEYS order. */
+  private endKeys(s: number): [string, string, string, string, string] {
+    const k = this.r.keys;
+    return [k.ready(s), k.leases(s), k.stats(s), k.dead(s), k.shard(s)];
+  }
+
   /** Ends a lease. Returns false when the lease was no longer current (expired and reclaimed). */
   async complete(lease: LeaseRef, outcome: LeaseOutcome): Promise<boolean> {
-    const k = this.r.keys;
     const s = lease.shard;
     const r = await waitOutShardMove(() =>
       this.r.cmd.completeLease(
-        k.ready(s),
-        k.leases(s),
-        k.stats(s),
-        k.dead(s),
-        k.shard(s),
+        ...this.endKeys(s),
         lease.leaseId,
         outcome.processed,
         Math.max(0, Math.round(outcome.delayMs)),
@@ -190,16 +191,12 @@ export class FrontierLeases {
     lease: LeaseRef,
     f: LeaseFailure,
   ): Promise<{ returned: number; deadLettered: boolean; delayMs: number } | null> {
-    const { keys: k, config: o } = this.r;
+    const o = this.r.config;
     const s = lease.shard;
     const r = failReply.parse(
       await waitOutShardMove(() =>
         this.r.cmd.failLease(
-          k.ready(s),
-          k.leases(s),
-          k.stats(s),
-          k.dead(s),
-          k.shard(s),
+          ...this.endKeys(s),
           lease.leaseId,
           f.index,
           f.error,

@@ -59,8 +59,9 @@ export interface FrontierOptions {
 export type FrontierConfig = Required<Omit<FrontierOptions, 'seen'>>;
 
 /**
- * A host tier's head bound and its low-water mark (both 0 when spilling is off): at least a full
- * batch each, so a lease never finds a head short while URLs wait in the spill.
+ * A host tier's head bound and its low-water mark (both 0 when spilling is off). The bound holds
+ * at least a full batch; the mark is two batches (or half the head when more, never above the
+ * head), so the refill is asked while the head can still serve the next lease in full.
  */
 export interface HeadBound {
   max: number;
@@ -71,7 +72,7 @@ export interface HeadBound {
 export function headBound(headMax: number, maxUrlsPerLease: number): HeadBound {
   if (headMax <= 0) return { max: 0, low: 0 };
   const max = Math.max(headMax, maxUrlsPerLease);
-  return { max, low: Math.min(max, Math.max(Math.ceil(max / 2), maxUrlsPerLease)) };
+  return { max, low: Math.min(max, Math.max(Math.ceil(max / 2), 2 * maxUrlsPerLease)) };
 }
 
 export type { SeenLayout } from './seen-layers';

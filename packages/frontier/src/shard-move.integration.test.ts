@@ -21,7 +21,13 @@ import {
 } from '@crawler/testing';
 import { Frontier, type FrontierOptions } from './frontier';
 import { shardOf } from './keys';
-import { HOST_LISTS } from './testing/frontier-test-kit';
+import {
+  backgroundSpillPump,
+  HOST_LISTS,
+  spilledEntries,
+  TEST_HEAD_MAX,
+} from './testing/frontier-test-kit';
+import { spillTestDatabase } from './testing/spill-test-db';
 import type { EnqueueUrl, HostLease } from './types';
 
 /**
@@ -52,6 +58,8 @@ const OPTS = {
   maxUrlsPerLease: 8,
   defaultGapMs: 20,
   seen: { mode: 'set' },
+  // Heads bounded as in every frontier suite (the test kit), a spill pump running throughout.
+  headMax: TEST_HEAD_MAX,
 } satisfies Omit<FrontierOptions, 'prefix'>;
 /**
  * The shard that moves. Other suites on the shared cluster use shards {0}…{63} (the hash tag is
@@ -142,6 +150,7 @@ describe.skipIf(!WITH_CLUSTER)('Frontier while its shard moves to another Redis 
   let to: ClusterNode;
   /** Set while the slot is (possibly) away from its owner: afterAll puts it back. */
   let away = false;
+  const db = TEST_HEAD_MAX > 0 ? spillTestDatabase() : null;
 
   const connect = async (): Promise<RedisClient> => {
     const c = await connectRedis(url, { cluster: true });
@@ -160,6 +169,7 @@ describe.skipIf(!WITH_CLUSTER)('Frontier while its shard moves to another Redis 
   };
 
   beforeAll(async () => {
+    await db?.open();
     const cluster = await sharedLocalRedisCluster();
     url = cluster.url;
     slot = keySlot(`x:{${MOVING_SHARD}}:ready`);
@@ -180,6 +190,7 @@ describe.skipIf(!WITH_CLUSTER)('Frontier while its shard moves to another Redis 
       for (const p of prefixes) await deleteKeysWithPrefix(c, p);
     }
     for (const c of clients) c.disconnect();
+    await db?.close();
   });
 
   it('loses, duplicates and double-leases nothing while the slot migrates', async () => {
@@ -187,6 +198,9 @@ describe.skipIf(!WITH_CLUSTER)('Frontier while its shard moves to another Redis 
     const monitorRedis = await connect();
     const monitor = new Frontier(monitorRedis, { prefix, ...OPTS });
     const run = makeRun();
+    // The coordinator's spiller/refiller, on a cluster connection of its own, before, during and
+    // after the move (its rounds skip the shard while it is frozen).
+    const pump = db && backgroundSpillPump(new Frontier(await connect(), { prefix, ...OPTS }), db);
 
     // 4,000 URLs over 100 hosts, priorities spread over the four tiers.
     const urls: EnqueueUrl[] = run.hosts.flatMap((host) =>
@@ -272,6 +286,7 @@ describe.skipIf(!WITH_CLUSTER)('Frontier while its shard moves to another Redis 
     const idleAt = Date.now();
     run.stopped = true;
     await Promise.all(loops);
+    await pump?.stop();
     if (!idle) problem(run, 'not drained', `not idle ${IDLE_CAP_MS} ms after the move`);
 
     // Where the shard's keys are now, as every master sees the slot.
@@ -293,6 +308,15 @@ describe.skipIf(!WITH_CLUSTER)('Frontier while its shard moves to another Redis 
 
     const checker = new Frontier(fresh, { prefix, ...OPTS });
     const final = await readFinalState(run, fresh, checker);
+    if (db) {
+      const spilled = await spilledEntries(checker, db);
+      for (const e of spilled) {
+        const fp = e.split('|')[0] ?? '';
+        final.queued.set(fp, (final.queued.get(fp) ?? 0) + 1);
+      }
+      if (spilled.length > 0)
+        problem(run, 'not drained', `${spilled.length} URLs still spilled after isIdle()`);
+    }
     const dead = await checker.deadLetters(1_000_000);
     const stats = await checker.stats();
     checkAccounting(
@@ -338,6 +362,12 @@ describe.skipIf(!WITH_CLUSTER)('Frontier while its shard moves to another Redis 
       'Cluster error replies sent during the run (INFO errorstats, per master):',
       JSON.stringify(diffErrorStats(masters, errorsBefore, errorsAfter)),
     );
+    if (pump)
+      console.log(
+        `Spill pump: ${pump.totals.spilled} spilled to Postgres, ${pump.totals.refilled} refilled, ` +
+          `${pump.errors.length} rounds failed (a shard's failed round is redone)` +
+          (pump.errors[0] instanceof Error ? `, first: ${pump.errors[0].message}` : ''),
+      );
     const report = Object.fromEntries(
       [...run.problems].map(([kind, msgs]) => [
         kind,
@@ -349,6 +379,7 @@ describe.skipIf(!WITH_CLUSTER)('Frontier while its shard moves to another Redis 
       run.leases.some((l) => l.shard === MOVING_SHARD && phaseOf(l.receivedAt, moved) === 'after'),
       'the moved shard was served from its new master',
     ).toBe(true);
+    if (pump) expect(pump.totals.refilled, 'spilled URLs came back').toBeGreaterThan(0);
   });
 
   /*

@@ -9,7 +9,8 @@ describe('spilled entries', () => {
     expect(packSpillEntry(https, 'a.test')).toBe(`${head}|/x/y?q=1|2`);
     const http = `${head}|http://a.test/p`;
     expect(packSpillEntry(http, 'a.test')).toBe(`${head}|:/p`);
-    for (const e of [https, http]) expect(unpackSpillEntry(packSpillEntry(e, 'a.test'), 'a.test')).toBe(e);
+    for (const e of [https, http])
+      expect(unpackSpillEntry(packSpillEntry(e, 'a.test'), 'a.test')).toBe(e);
   });
 
   it('keep every other entry as it is, and come back unchanged', () => {
@@ -25,7 +26,8 @@ describe('spilled entries', () => {
       `${head}5;eyJldGFnIjoiXCJ4XCIifQ|https://a.test/r`, // hops and a prior capture
       'not an entry',
     ];
-    for (const e of entries) expect(unpackSpillEntry(packSpillEntry(e, 'a.test'), 'a.test')).toBe(e);
+    for (const e of entries)
+      expect(unpackSpillEntry(packSpillEntry(e, 'a.test'), 'a.test')).toBe(e);
     expect(packSpillEntry(entries[0]!, 'a.test')).toBe(entries[0]);
   });
 });

@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { FrontierSpill } from './spill';
+import type { FrontierSpill, RefillNeed } from './spill';
 import type { ClaimedBatch, SpillStore } from './spill-store';
 
 /** Overflow entries copied into Postgres per statement. */
-const SPILL_CHUNK = 2000;
+const SPILL_CHUNK = 5000;
 
 export interface SpillPumpOptions {
-  /** Hosts refilled per shard per round (default 200). */
-  hostsPerRound?: number;
-  /** Shards worked at once in a round (default 8). */
+  /** Hosts of a shard's refill set one refill batch looks at (default 500). */
+  hostsPerBatch?: number;
+  /** URLs one refill batch wants, about (default 5,000; a host tier's want is never split). */
+  urlsPerBatch?: number;
+  /** Shards worked at once in a round (default 64: each waits on Redis and Postgres in turn). */
   parallel?: number;
   /**
-   * Called after a refill batch is in Redis and before its rows are deleted: tests stop the
-   * process here (a crash between the two), production passes nothing.
+   * Called after a refill batch is in Redis and before its Postgres rows are deleted: tests
+   * stop the process here (a crash between the two), production passes nothing.
    */
   afterPush?: (b: ClaimedBatch) => void | Promise<void>;
 }
@@ -25,39 +27,49 @@ export interface SpillRound {
 
 /**
  * The spiller and refiller of the bounded heads, one round at a time (the coordinator runs rounds
- * in a loop, tests run them to completion before each lease). Spill: copy each shard's overflow
- * list into Postgres (insert-or-skip on the spill sequence), then trim what was copied; a crash
- * in between copies again and trims once. Refill: for a host asking for URLs, claim its tier's
- * first rows under a new batch id (recorded in Postgres), apply the batch in Redis (which records
- * the id, so applying twice changes nothing), delete the rows, forget the id. On start,
- * `recover` settles batches a crashed refiller left: applied in Redis → delete the rows; not →
- * release them. Nothing spilled is lost or queued twice. One pump per installation at a time.
+ * in a loop, tests run them to completion before each lease). A round works every shard, several
+ * at once, each in order: ask Redis what the shard's heads want and how long its overflow is
+ * (one script call), copy the overflow into Postgres (insert-or-skip on the spill sequence) and
+ * trim what was copied — a crash in between copies again and trims once —, then one refill
+ * batch for many host tiers: one statement claims the wanted rows under a new batch id (recorded
+ * in Postgres), one script call pushes them into the heads and records the id in Redis (applying
+ * it twice changes nothing), one statement deletes the rows and the record; Redis forgets the id
+ * at the shard's next call. Before a shard's first batch (and after any failure on it) its
+ * recorded batches are settled: applied in Redis → delete the rows; not → drop the record, the
+ * rows are unclaimed again. Nothing spilled is lost or queued twice. One pump per installation.
  */
 export class SpillPump {
-  private recovered = false;
+  /** Shards to recover before their next refill: all at first, and any whose work failed. */
+  private readonly unrecovered: Set<number>;
+  /** Per shard: batches confirmed in Postgres whose ids Redis may forget. */
+  private readonly forget = new Map<number, string[]>();
 
   constructor(
     private readonly spill: FrontierSpill,
     private readonly store: SpillStore,
     private readonly opts: SpillPumpOptions = {},
-  ) {}
+  ) {
+    this.unrecovered = new Set(Array.from({ length: spill.shards }, (_, s) => s));
+  }
 
-  /** Settles the batches a stopped refiller left half done (every shard). */
+  /** Settles the batches a stopped refiller left half done (every shard). Returns how many. */
   async recover(): Promise<number> {
     let settled = 0;
-    for (let s = 0; s < this.spill.shards; s++) {
-      for (const b of await this.store.claimed(s)) {
-        if (await this.spill.applied(s, b.batch)) {
-          await this.store.deleteBatch(b);
-          await this.spill.forget(s, b.batch);
-        } else {
-          await this.store.releaseBatch(b);
-        }
-        settled++;
-      }
-    }
-    this.recovered = true;
+    for (let s = 0; s < this.spill.shards; s++) settled += await this.recoverShard(s);
     return settled;
+  }
+
+  private async recoverShard(shard: number): Promise<number> {
+    const batches = await this.store.claimed(shard);
+    for (const batch of batches) {
+      if (await this.spill.applied(shard, batch)) await this.store.confirm(batch);
+      else await this.store.release(batch);
+    }
+    // Every batch Postgres recorded is settled: the ids Redis still holds name nothing.
+    await this.spill.forgetAll(shard);
+    this.forget.delete(shard);
+    this.unrecovered.delete(shard);
+    return batches.length;
   }
 
   /** Copies a shard's whole overflow list into Postgres and trims it. Returns entries copied. */
@@ -66,59 +78,70 @@ export class SpillPump {
     for (;;) {
       const rows = await this.spill.readOverflow(shard, SPILL_CHUNK);
       if (rows.length === 0) return copied;
-      await this.store.insert(shard, rows);
+      await this.store.insert(rows);
       await this.spill.trimOverflow(shard, rows);
       copied += rows.length;
     }
   }
 
-  /** Refills the heads of up to hostsPerRound hosts of a shard. Returns URLs brought back. */
-  async refillShard(shard: number): Promise<number> {
-    let refilled = 0;
-    for (const host of await this.spill.refillHosts(shard, this.opts.hostsPerRound ?? 200)) {
-      const needs = await this.spill.needs(shard, host);
-      // Nothing wanted (any more): an empty batch lets the script drop the host from the set.
-      if (needs.length === 0) needs.push({ tier: '0', want: 0 });
-      for (const { tier, want } of needs)
-        refilled += await this.refillTier(shard, host, tier, want);
+  /** One shard's part of a round: recover if due, spill, one refill batch. */
+  async workShard(shard: number): Promise<SpillRound> {
+    try {
+      if (this.unrecovered.has(shard)) await this.recoverShard(shard);
+      const forget = this.forget.get(shard) ?? [];
+      const { overflow, needs } = await this.spill.refillNeeds(
+        shard,
+        this.opts.hostsPerBatch ?? 500,
+        this.opts.urlsPerBatch ?? 5000,
+        forget,
+      );
+      this.forget.delete(shard);
+      // The overflow first: a tier is only found exhausted once nothing of it waits there.
+      const spilled = overflow > 0 ? await this.spillShard(shard) : 0;
+      return { spilled, refilled: await this.refill(shard, needs) };
+    } catch (err) {
+      this.unrecovered.add(shard);
+      throw err;
     }
-    return refilled;
   }
 
-  private async refillTier(shard: number, host: string, tier: string, want: number) {
-    const b: ClaimedBatch = { batch: randomUUID(), host, tier };
-    const entries = want > 0 ? await this.store.claim(shard, host, tier, want, b.batch) : [];
+  private async refill(shard: number, needs: readonly RefillNeed[]): Promise<number> {
+    if (needs.length === 0) return 0;
+    const batch = randomUUID();
+    const entries = await this.store.claim(shard, batch, needs);
     const n = await this.spill.applyRefill(
       shard,
-      b.batch,
-      host,
-      tier,
-      entries,
-      entries.length < want,
+      batch,
+      needs.map((need, i) => ({ ...need, entries: entries[i]! })),
     );
-    await this.opts.afterPush?.(b);
-    if (want > 0) await this.store.deleteBatch(b);
-    await this.spill.forget(shard, b.batch);
+    await this.opts.afterPush?.({ shard, batch });
+    // No row taken, no record written.
+    if (entries.some((e) => e.length > 0)) await this.store.confirm(batch);
+    this.forget.set(shard, [batch]);
     return Math.max(0, n);
   }
 
   /**
-   * One round over every shard: recover (first round), then spill and refill each shard, up to
-   * `parallel` shards at a time (default 8; shards share no state, each is worked in order).
+   * One round over every shard, up to `parallel` shards at a time (default 64; shards share no
+   * state). A shard that fails does not stop the others; the first failure is thrown at the end.
    */
   async round(): Promise<SpillRound> {
-    if (!this.recovered) await this.recover();
     const out: SpillRound = { spilled: 0, refilled: 0 };
+    const errors: unknown[] = [];
     let next = 0;
     const worker = async () => {
       for (let s = next++; s < this.spill.shards; s = next++) {
-        const spilled = await this.spillShard(s);
-        const refilled = await this.refillShard(s);
-        out.spilled += spilled;
-        out.refilled += refilled;
+        try {
+          const r = await this.workShard(s);
+          out.spilled += r.spilled;
+          out.refilled += r.refilled;
+        } catch (err) {
+          errors.push(err);
+        }
       }
     };
-    await Promise.all(Array.from({ length: this.opts.parallel ?? 8 }, worker));
+    await Promise.all(Array.from({ length: this.opts.parallel ?? 64 }, worker));
+    if (errors.length > 0) throw errors[0];
     return out;
   }
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { OverflowEntry, RefillNeed } from './spill';
 import { packSpillEntry, unpackSpillEntry } from './spill-entry';
 
-/** A refill batch recorded in Postgres: its rows are out of the spill until it is confirmed. */
+/** A refill batch recorded in Postgres: its rows are claimed until it is confirmed or released. */
 export interface ClaimedBatch {
   shard: number;
   batch: string;
@@ -16,9 +16,9 @@ const HOST_CACHE_MAX = 100_000;
  * `frontier_spill_host` names each host that ever spilled by a small id (never deleted, so an id
  * held in memory stays valid); `frontier_spill` holds one row per spilled URL, keyed by host id,
  * tier and the shard's spill sequence (which also makes the copy idempotent), its entry packed
- * (spill-entry.ts); `frontier_refill_batch` holds the rows a refill batch took out, until Redis
- * has them (spill-pump.ts). Only the coordinator (and tests) use it: agents never talk to
- * Postgres.
+ * (spill-entry.ts); `frontier_refill_batch` records the rows a refill batch claimed (a seq range
+ * per host tier) until they are deleted (spill-pump.ts). Only the coordinator (and tests) use it:
+ * agents never talk to Postgres.
  */
 export class SpillStore {
   private readonly hostIds = new Map<string, number>();
@@ -66,31 +66,29 @@ export class SpillStore {
   }
 
   /**
-   * Takes the first rows (spill order) each need wants out of the spill and records them under
-   * `batch` (frontier_refill_batch), in one statement: the rows are either still spilled or in
-   * the batch's record, whatever happens. Returns each need's entries, in order.
+   * Claims the first rows (spill order) each need wants under `batch`, in one statement: the
+   * batch's record (frontier_refill_batch) keeps each host tier's claimed seq range, and the rows
+   * stay until `confirm` deletes them (Redis has them) or `release` drops the record (it does
+   * not). Returns each need's entries, in order.
    */
   async claim(shard: number, batch: string, needs: readonly RefillNeed[]): Promise<string[][]> {
     const out = needs.map((): string[] => []);
     if (needs.length === 0) return out;
     const { rows } = await this.pool.query<{ ord: string; entry: string }>(
-      `WITH want AS (
-         SELECT w.ord, h.id AS host_id, w.tier, w.n
+      `WITH picked AS MATERIALIZED (
+         SELECT w.ord, s.host_id, s.tier, s.seq, s.entry
          FROM unnest($3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS w(host, tier, n, ord)
-         JOIN frontier_spill_host h ON h.prefix = $1 AND h.host = w.host),
-       picked AS (
-         SELECT w.ord, s.host_id, s.tier, s.seq FROM want w CROSS JOIN LATERAL (
-           SELECT host_id, tier, seq FROM frontier_spill
-           WHERE host_id = w.host_id AND tier = w.tier ORDER BY seq LIMIT w.n) s),
-       gone AS (
-         DELETE FROM frontier_spill f USING picked p
-         WHERE f.host_id = p.host_id AND f.tier = p.tier AND f.seq = p.seq
-         RETURNING p.ord, f.host_id, f.tier, f.seq, f.entry),
+         JOIN frontier_spill_host h ON h.prefix = $1 AND h.host = w.host
+         CROSS JOIN LATERAL (
+           SELECT host_id, tier, seq, entry FROM frontier_spill
+           WHERE host_id = h.id AND tier = w.tier ORDER BY seq LIMIT w.n) s),
+       ranges AS (
+         SELECT json_build_array(host_id, tier, min(seq), max(seq)) AS r
+         FROM picked GROUP BY host_id, tier),
        rec AS (
-         INSERT INTO frontier_refill_batch (batch, prefix, shard, rows)
-         SELECT $2, $1, $6, json_agg(json_build_array(host_id, tier, seq, entry)) FROM gone
-         HAVING count(*) > 0)
-       SELECT ord, entry FROM gone ORDER BY ord, seq`,
+         INSERT INTO frontier_refill_batch (batch, prefix, shard, ranges)
+         SELECT $2, $1, $6, json_agg(r) FROM ranges HAVING count(*) > 0)
+       SELECT ord, entry FROM picked ORDER BY ord, seq`,
       [
         this.prefix,
         batch,
@@ -107,24 +105,21 @@ export class SpillStore {
     return out;
   }
 
-  /** Drops the records of batches Redis has applied (their rows are in the heads now). */
-  async confirm(batches: readonly string[]): Promise<void> {
-    if (batches.length === 0) return;
-    await this.pool.query(`DELETE FROM frontier_refill_batch WHERE batch = ANY($1::text[])`, [
-      batches,
-    ]);
-  }
-
-  /** Puts a batch's rows back into the spill (Redis never applied it) and drops its record. */
-  async restore(batch: string): Promise<void> {
+  /** Deletes a batch's rows (Redis has them) and its record, in one statement. */
+  async confirm(batch: string): Promise<void> {
     await this.pool.query(
-      `WITH rec AS (DELETE FROM frontier_refill_batch WHERE batch = $1 RETURNING rows)
-       INSERT INTO frontier_spill (seq, host_id, tier, entry)
-       SELECT (r->>2)::bigint, (r->>0)::int, r->>1, r->>3
-       FROM rec CROSS JOIN LATERAL json_array_elements(rec.rows) AS r
-       ON CONFLICT DO NOTHING`,
+      `WITH rec AS (DELETE FROM frontier_refill_batch WHERE batch = $1 RETURNING ranges)
+       DELETE FROM frontier_spill f
+       USING rec CROSS JOIN LATERAL json_array_elements(rec.ranges) AS r
+       WHERE f.host_id = (r->>0)::int AND f.tier = r->>1
+         AND f.seq BETWEEN (r->>2)::bigint AND (r->>3)::bigint`,
       [batch],
     );
+  }
+
+  /** Drops a batch's record (Redis never applied it): its rows are unclaimed again. */
+  async release(batch: string): Promise<void> {
+    await this.pool.query(`DELETE FROM frontier_refill_batch WHERE batch = $1`, [batch]);
   }
 
   /** The shard's batches recorded and not dropped (a refiller stopped before confirming). */
@@ -136,13 +131,11 @@ export class SpillStore {
     return rows.map((r) => r.batch);
   }
 
-  /** Rows spilled, in the spill or in a batch's record. */
+  /** Rows spilled (claimed ones too, until confirmed). */
   async count(): Promise<number> {
     const { rows } = await this.pool.query<{ n: string }>(
-      `SELECT (SELECT count(*) FROM frontier_spill s JOIN frontier_spill_host h ON h.id = s.host_id
-                WHERE h.prefix = $1)
-            + (SELECT coalesce(sum(json_array_length(rows)), 0) FROM frontier_refill_batch
-                WHERE prefix = $1) AS n`,
+      `SELECT count(*) AS n FROM frontier_spill s JOIN frontier_spill_host h ON h.id = s.host_id
+       WHERE h.prefix = $1`,
       [this.prefix],
     );
     return Number(rows[0]?.n ?? 0);

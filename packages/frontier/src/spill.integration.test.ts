@@ -108,8 +108,15 @@ describe('bounded heads', () => {
     const { f, pump, store } = make();
     await f.enqueue(urls('d.test', 5));
     await pump.spillShard(f.shardOf('d.test'));
-    const claimed = await store.claim(f.shardOf('d.test'), 'd.test', '0', 2, 'lost-batch');
-    expect(claimed).toHaveLength(2);
+    const claimed = await store.claim(f.shardOf('d.test'), 'lost-batch', [
+      { host: 'd.test', tier: '0', want: 2 },
+    ]);
+    // Tier 0's head holds p0, p2, p4: the spill's first two are p6 and p8, as they were queued.
+    expect(claimed.map((c) => c.map((e) => e.slice(e.lastIndexOf('|') + 1)))).toEqual([
+      ['http://d.test/p6', 'http://d.test/p8'],
+    ]);
+    // Claimed under the batch, not deleted: still spilled.
+    expect(await store.count()).toBe(4);
     const fresh = new SpillPump(f.spill, store);
     expect(await fresh.recover()).toBe(1);
     const got = await crawlAll(f, fresh);
@@ -146,7 +153,7 @@ describe('bounded heads', () => {
     const [pending] = await store.claimed(s);
     expect(pending).toBeDefined();
     // Redis has the batch, Postgres still has its rows.
-    expect(await f.spill.applied(s, pending!.batch)).toBe(true);
+    expect(await f.spill.applied(s, pending!)).toBe(true);
     await f.complete(first!, { processed: first!.urls.length, delayMs: 0, paceMs: 0 });
     // A restarted refiller settles the batch (rows deleted, not pushed again), then drains.
     const restarted = new SpillPump(f.spill, store);

@@ -1,6 +1,9 @@
+import type { RedisClient } from '@crawler/adapters/redis';
+import { Cluster } from 'ioredis';
 import { z } from 'zod';
 import { FrontierDataError } from './queue-entry';
 import type { FrontierResources } from './resources';
+import { defineFrontierScripts } from './scripts';
 import { waitOutShardMove } from './script-replies';
 
 /** An entry of a shard's overflow list: a URL spilled out of its host tier's head. */
@@ -55,7 +58,25 @@ export function parseOverflow(raw: string): OverflowEntry {
  * (spill-pump.ts), which keep the spilled URLs in Postgres.
  */
 export class FrontierSpill {
-  constructor(private readonly r: FrontierResources) {}
+  constructor(
+    private readonly r: FrontierResources,
+    private readonly ownConnection = false,
+  ) {}
+
+  /**
+   * The same spill on a Redis connection of its own (a duplicate of the frontier's; `close` ends
+   * it): the pump's calls then never queue behind the frontier's other calls on one connection.
+   */
+  withOwnConnection(): FrontierSpill {
+    const from = this.r.redis;
+    const redis: RedisClient = from instanceof Cluster ? from.duplicate() : from.duplicate();
+    return new FrontierSpill({ ...this.r, redis, cmd: defineFrontierScripts(redis) }, true);
+  }
+
+  /** Ends the connection of a spill made by withOwnConnection (nothing for the frontier's own). */
+  close(): void {
+    if (this.ownConnection) this.r.redis.disconnect();
+  }
 
   /** Whether heads are bounded (FRONTIER_HEAD_MAX > 0). */
   get enabled(): boolean {
@@ -133,7 +154,13 @@ export class FrontierSpill {
     const k = this.r.keys;
     const args: (string | number)[] = [];
     for (const g of groups)
-      args.push(g.host, g.tier, g.entries.length < g.want ? '1' : '0', g.entries.length, ...g.entries);
+      args.push(
+        g.host,
+        g.tier,
+        g.entries.length < g.want ? '1' : '0',
+        g.entries.length,
+        ...g.entries,
+      );
     const n = await waitOutShardMove(() =>
       this.r.cmd.refillHeads(
         k.ready(shard),

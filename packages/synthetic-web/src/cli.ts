@@ -24,19 +24,18 @@ function num(value: string | undefined, name: string, fallback: number): number 
   return n;
 }
 
+/** parseArgs options: each of `names` takes a value. */
+function valueOptions<N extends string>(...names: N[]): Record<N, { type: 'string' }> {
+  const option = { type: 'string' } as const;
+  return Object.fromEntries(names.map((n) => [n, option])) as Record<N, typeof option>;
+}
+
 async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      hosts: { type: 'string' },
-      seed: { type: 'string' },
-      port: { type: 'string' },
-      log: { type: 'string' },
-      out: { type: 'string' },
-      'max-pages': { type: 'string' },
+      ...valueOptions('hosts', 'seed', 'port', 'log', 'out', 'max-pages', 'cycle', 'token'),
       'no-hostile': { type: 'boolean' },
-      cycle: { type: 'string' },
-      token: { type: 'string' },
       'trap-families': { type: 'boolean' },
       'log-links': { type: 'boolean' },
     },
@@ -91,15 +90,15 @@ async function serve(argv: string[]): Promise<void> {
 async function score(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: {
-      log: { type: 'string' },
-      manifest: { type: 'string' },
-      token: { type: 'string' },
-      'min-gap-ms': { type: 'string' },
-      'tolerance-ms': { type: 'string' },
-      'since-ms': { type: 'string' },
-      'duration-s': { type: 'string' },
-    },
+    options: valueOptions(
+      'log',
+      'manifest',
+      'token',
+      'min-gap-ms',
+      'tolerance-ms',
+      'since-ms',
+      'duration-s',
+    ),
   });
   if (values.log === undefined || values.manifest === undefined)
     throw new Error('score needs --log and --manifest');

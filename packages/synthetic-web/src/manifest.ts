@@ -8,7 +8,7 @@ import type { HostHeader } from './model/assign.js';
 import { revisionOf } from './model/changes.js';
 import type { PlanCache } from './model/plan.js';
 import type { HostPlan, LinkSpec } from './model/resources.js';
-import { isAllowed, parseRobots, policyFor, type RobotsPolicy } from './robots/matcher.js';
+import { isAllowed, robotsPolicyOf, type HostRobots } from './robots/matcher.js';
 import { robotsText, sitemapUrls } from './robots/variants.js';
 import type { Manifest, SiteInfo } from './types.js';
 
@@ -28,7 +28,7 @@ export interface ManifestSource {
 export function siteInfos(src: ManifestSource): SiteInfo[] {
   return src.headers.map((h) => {
     const text = robotsText(h, src.token, sitemapUrls(h, src.port));
-    const policy = text === null ? null : policyFor(parseRobots(text), src.token);
+    const policy = text === null ? null : robotsPolicyOf(text, src.token);
     return {
       index: h.index,
       host: h.host,
@@ -66,15 +66,15 @@ export interface CrawlSet {
 
 /** Walks the model from every seed (see README "Manifest"). */
 export function computeCrawlSet(src: ManifestSource): CrawlSet {
-  const policies = new Map<number, RobotsPolicy | null | 'deny'>();
-  const policyOf = (i: number): RobotsPolicy | null | 'deny' => {
+  const policies = new Map<number, HostRobots>();
+  const policyOf = (i: number): HostRobots => {
     let p = policies.get(i);
     if (p === undefined) {
       const h = src.headers[i] as HostHeader;
       if (h.robots === '5xx') p = 'deny';
       else {
         const text = robotsText(h, src.token, sitemapUrls(h, src.port));
-        p = text === null ? null : policyFor(parseRobots(text), src.token);
+        p = text === null ? null : robotsPolicyOf(text, src.token);
       }
       policies.set(i, p);
     }

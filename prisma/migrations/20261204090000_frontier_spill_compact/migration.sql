@@ -3,12 +3,11 @@
 -- (frontier_spill_host, never deleted), rows are keyed (host_id, tier, seq) — the one index, which
 -- serves both the refill's "next N of this host tier" and the copy's insert-or-skip (seq is
 -- unique per shard, a host has one shard) — and the entry drops the URL's scheme and host when
--- they are the row's own (packages/frontier/src/spill-entry.ts). A refill batch now takes its
--- rows out of frontier_spill and keeps them in its record (`rows`, JSON arrays
--- [host_id, tier, seq, entry]) in the same statement, so a refiller that stops before Redis has
--- the batch puts them back on restart, and one that stops after drops the record
--- (packages/frontier/src/spill-pump.ts). Existing rows are carried over: unclaimed ones into the
--- new frontier_spill, claimed ones into their batch's record.
+-- they are the row's own (packages/frontier/src/spill-entry.ts). A refill batch is one per shard
+-- for many host tiers, so its record keeps the claimed rows as a seq range per host tier
+-- (`ranges`, JSON arrays [host_id, tier, first seq, last seq]) instead of a `batch` column on
+-- every row (packages/frontier/src/spill-pump.ts). Existing rows are carried over, a claimed
+-- row's batch as its range.
 
 ALTER TABLE "frontier_spill" RENAME TO "frontier_spill_v1";
 ALTER TABLE "frontier_spill_v1" RENAME CONSTRAINT "frontier_spill_pkey" TO "frontier_spill_v1_pkey";
@@ -42,7 +41,7 @@ CREATE TABLE "frontier_refill_batch" (
     "prefix" TEXT NOT NULL,
     "shard" INTEGER NOT NULL,
     "claimed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "rows" JSON NOT NULL,
+    "ranges" JSON NOT NULL,
 
     CONSTRAINT "frontier_refill_batch_pkey" PRIMARY KEY ("batch")
 );
@@ -53,25 +52,22 @@ CREATE UNIQUE INDEX "frontier_spill_host_prefix_host_key" ON "frontier_spill_hos
 -- CreateIndex
 CREATE INDEX "frontier_refill_batch_prefix_shard_idx" ON "frontier_refill_batch"("prefix", "shard");
 
--- A batch record lives for one round trip: not worth compressing.
-ALTER TABLE "frontier_refill_batch" ALTER COLUMN "rows" SET STORAGE EXTERNAL;
-
 -- Carry the spill over (its entries as they were: an entry that is not packed reads back as is).
 INSERT INTO "frontier_spill_host" ("prefix", "host")
 SELECT DISTINCT "prefix", "host" FROM "frontier_spill_v1";
 
 INSERT INTO "frontier_spill" ("seq", "host_id", "tier", "entry")
 SELECT s."seq", h."id", s."tier", s."entry"
-FROM "frontier_spill_v1" s JOIN "frontier_spill_host" h ON h."prefix" = s."prefix" AND h."host" = s."host"
-WHERE s."batch" IS NULL;
+FROM "frontier_spill_v1" s JOIN "frontier_spill_host" h ON h."prefix" = s."prefix" AND h."host" = s."host";
 
-INSERT INTO "frontier_refill_batch" ("batch", "prefix", "shard", "claimed_at", "rows")
+-- An old batch is one host tier's first rows: its range holds exactly its rows.
+INSERT INTO "frontier_refill_batch" ("batch", "prefix", "shard", "claimed_at", "ranges")
 SELECT b."batch", b."prefix", b."shard", b."claimed_at",
-       json_agg(json_build_array(h."id", s."tier", s."seq", s."entry") ORDER BY s."seq")
+       json_build_array(json_build_array(h."id", b."tier", min(s."seq"), max(s."seq")))
 FROM "frontier_refill_batch_v1" b
 JOIN "frontier_spill_v1" s ON s."prefix" = b."prefix" AND s."batch" = b."batch"
 JOIN "frontier_spill_host" h ON h."prefix" = s."prefix" AND h."host" = s."host"
-GROUP BY b."batch", b."prefix", b."shard", b."claimed_at";
+GROUP BY b."batch", b."prefix", b."shard", b."claimed_at", h."id", b."tier";
 
 DROP TABLE "frontier_spill_v1";
 DROP TABLE "frontier_refill_batch_v1";

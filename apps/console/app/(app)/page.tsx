@@ -1,7 +1,6 @@
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Overview } from '../../components/overview/overview';
-import { Loading } from '../../components/ui/loading';
-import { PageHead } from '../../components/ui/page-head';
+import { ConsolePage } from '../../components/ui/console-page';
 import { settle } from '../../lib/api/api-failure';
 import { FIRST_WINDOW } from '../../lib/api/page-inputs';
 import { serverApi } from '../../lib/server/server-api';
@@ -19,13 +18,12 @@ async function LiveOverview(): Promise<ReactNode> {
 
 export default function OverviewPage(): ReactNode {
   return (
-    <>
-      <PageHead title="Crawl overview">
-        Crawl health, live: throughput, errors, latency, frontier and fleet.
-      </PageHead>
-      <Suspense fallback={<Loading what="crawl stats" />}>
-        <LiveOverview />
-      </Suspense>
-    </>
+    <ConsolePage
+      title="Crawl overview"
+      lead="Crawl health, live: throughput, errors, latency, frontier and fleet."
+      loading="crawl stats"
+    >
+      <LiveOverview />
+    </ConsolePage>
   );
 }

@@ -12,9 +12,8 @@ import { formatRate } from '../../lib/format';
 import { ActionStatus } from '../ui/action-status';
 import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
-import { ErrorBox } from '../ui/error-box';
-import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
+import { QueryList } from '../ui/query-list';
 import { Time } from '../ui/time';
 
 type Agents = RouterOutputs['agents']['list'];
@@ -96,56 +95,59 @@ export function AgentsTable({ initial }: { initial?: Settled<Agents> }): ReactNo
   return (
     <Panel title="Agents" aside="refreshes every 3 s">
       <ActionStatus action={action} />
-      {agents.loading && <Loading what="agents" />}
-      {agents.error && <ErrorBox title="Cannot list agents" error={agents.error} />}
-      {agents.data && agents.data.items.length === 0 && (
-        <EmptyState title="No agent has reported yet">
-          Start one with <code>npm start</code> (or <code>node apps/agent/dist/main.js</code> on
-          another machine).
-        </EmptyState>
-      )}
-      {agents.data && agents.data.items.length > 0 && (
-        <DataTable
-          caption="Agents"
-          rows={agents.data.items}
-          rowKey={(a) => a.id}
-          rowAttributes={(a) => ({ 'data-agent': a.id })}
-          columns={[
-            { header: 'Agent', className: 'mono', cell: (a) => a.id },
-            { header: 'State', cell: (a) => <StateBadge agent={a} /> },
-            { header: 'Last heartbeat', cell: (a) => <Time at={a.last_beat_at} /> },
-            {
-              header: 'First seen',
-              cell: (a) => (a.first_seen_at ? <Time at={a.first_seen_at} /> : '—'),
-            },
-            { header: 'Pages/s', num: true, cell: (a) => formatRate(a.pages_per_s) },
-            { header: 'Leases', num: true, cell: (a) => a.leases },
-            {
-              header: 'Leasing hosts',
-              className: 'break',
-              cell: (a) =>
-                holdsDeadLeases(a) ? <DeadLeases agent={a} /> : <HostLinks hosts={a.hosts} />,
-            },
-            canRelease && {
-              header: 'Action',
-              cell: (a) =>
-                holdsDeadLeases(a) ? (
-                  <button
-                    type="button"
-                    className="button button--small"
-                    disabled={action.busy}
-                    title="Return its hosts to the queues now instead of when the leases expire"
-                    onClick={() => void release(a.id)}
-                  >
-                    {releasing === a.id ? 'Releasing…' : 'Release leases now'}
-                  </button>
-                ) : (
-                  <span className="muted">—</span>
-                ),
-            },
-          ]}
-        />
-      )}
+      <QueryList
+        query={agents}
+        what="agents"
+        empty={
+          <EmptyState title="No agent has reported yet">
+            Start one with <code>npm start</code> (or <code>node apps/agent/dist/main.js</code> on
+            another machine).
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <DataTable
+            caption="Agents"
+            rows={items}
+            rowKey={(a) => a.id}
+            rowAttributes={(a) => ({ 'data-agent': a.id })}
+            columns={[
+              { header: 'Agent', className: 'mono', cell: (a) => a.id },
+              { header: 'State', cell: (a) => <StateBadge agent={a} /> },
+              { header: 'Last heartbeat', cell: (a) => <Time at={a.last_beat_at} /> },
+              {
+                header: 'First seen',
+                cell: (a) => (a.first_seen_at ? <Time at={a.first_seen_at} /> : '—'),
+              },
+              { header: 'Pages/s', num: true, cell: (a) => formatRate(a.pages_per_s) },
+              { header: 'Leases', num: true, cell: (a) => a.leases },
+              {
+                header: 'Leasing hosts',
+                className: 'break',
+                cell: (a) =>
+                  holdsDeadLeases(a) ? <DeadLeases agent={a} /> : <HostLinks hosts={a.hosts} />,
+              },
+              canRelease && {
+                header: 'Action',
+                cell: (a) =>
+                  holdsDeadLeases(a) ? (
+                    <button
+                      type="button"
+                      className="button button--small"
+                      disabled={action.busy}
+                      title="Return its hosts to the queues now instead of when the leases expire"
+                      onClick={() => void release(a.id)}
+                    >
+                      {releasing === a.id ? 'Releasing…' : 'Release leases now'}
+                    </button>
+                  ) : (
+                    <span className="muted">—</span>
+                  ),
+              },
+            ]}
+          />
+        )}
+      </QueryList>
     </Panel>
   );
 }

@@ -12,8 +12,7 @@ import { useQuery } from '../../lib/client/use-query';
 import { ActionStatus } from '../ui/action-status';
 import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
-import { ErrorBox } from '../ui/error-box';
-import { Loading } from '../ui/loading';
+import { QueryList } from '../ui/query-list';
 import { Time } from '../ui/time';
 
 /** URLs that kept failing, with re-queue (all, or one host's) for operators. */
@@ -80,43 +79,46 @@ export function DeadLetters(props: {
         )}
       </form>
       <ActionStatus action={action} />
-      {list.loading && <Loading what="dead letters" />}
-      {list.error && <ErrorBox title="Cannot list dead letters" error={list.error} />}
-      {list.data && items.length === 0 && (
-        <EmptyState title="No dead letters">
-          URLs land here after failing several times in a row; none have.
-        </EmptyState>
-      )}
-      {items.length > 0 && (
-        <DataTable
-          caption="Dead letters"
-          rows={items}
-          rowKey={(d) => d.url}
-          columns={[
-            {
-              header: 'URL',
-              className: 'break',
-              cell: (d) => <Link href={`/urls?url=${encodeURIComponent(d.url)}`}>{d.url}</Link>,
-            },
-            { header: 'Why', cell: (d) => <code>{d.reason}</code> },
-            { header: 'Attempts', num: true, cell: (d) => d.attempts },
-            { header: 'Parked', cell: (d) => <Time at={d.parked_at} /> },
-            canEdit && {
-              header: 'Action',
-              cell: (d) => (
-                <button
-                  type="button"
-                  className="button button--small"
-                  disabled={action.busy}
-                  onClick={() => void requeue(d.host)}
-                >
-                  Re-queue {d.host}
-                </button>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryList
+        query={list}
+        what="dead letters"
+        empty={
+          <EmptyState title="No dead letters">
+            URLs land here after failing several times in a row; none have.
+          </EmptyState>
+        }
+      >
+        {(rows) => (
+          <DataTable
+            caption="Dead letters"
+            rows={rows}
+            rowKey={(d) => d.url}
+            columns={[
+              {
+                header: 'URL',
+                className: 'break',
+                cell: (d) => <Link href={`/urls?url=${encodeURIComponent(d.url)}`}>{d.url}</Link>,
+              },
+              { header: 'Why', cell: (d) => <code>{d.reason}</code> },
+              { header: 'Attempts', num: true, cell: (d) => d.attempts },
+              { header: 'Parked', cell: (d) => <Time at={d.parked_at} /> },
+              canEdit && {
+                header: 'Action',
+                cell: (d) => (
+                  <button
+                    type="button"
+                    className="button button--small"
+                    disabled={action.busy}
+                    onClick={() => void requeue(d.host)}
+                  >
+                    Re-queue {d.host}
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryList>
     </>
   );
 }

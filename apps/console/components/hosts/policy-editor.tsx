@@ -7,6 +7,7 @@ import { useCan } from '../../lib/client/session-context';
 import { api } from '../../lib/client/trpc';
 import { useAction } from '../../lib/client/use-action';
 import { ActionStatus } from '../ui/action-status';
+import { CheckField } from '../ui/check-field';
 import { Panel } from '../ui/panel';
 import { NumberField, parseField } from './number-field';
 
@@ -114,16 +115,13 @@ export function PolicyEditor(props: { host: HostDetail; onSaved: () => void }): 
           min={1}
           max={16}
         />
-        <label className="field field--check">
-          <input
-            name="allowlisted"
-            type="checkbox"
-            checked={allowlisted}
-            onChange={(e) => setAllowlisted(e.target.checked)}
-            disabled={!canEdit || busy}
-          />
-          <span>Allowlisted (no budget)</span>
-        </label>
+        <CheckField
+          name="allowlisted"
+          label="Allowlisted (no budget)"
+          checked={allowlisted}
+          onChange={setAllowlisted}
+          disabled={!canEdit || busy}
+        />
         <button type="submit" className="button" disabled={!canEdit || busy}>
           Save limits
         </button>

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatCount } from '../../lib/format';
-import { LineChart } from '../charts/line-chart';
-import { Panel } from '../ui/panel';
+import { TrendPanel } from '../charts/trend-panel';
 
 export interface FrontierSample {
   t: number;
@@ -16,28 +15,28 @@ export interface FrontierSample {
  * reports these as current values, so the trend is built from the live samples.
  */
 export function FrontierTrend({ samples }: { samples: FrontierSample[] }): ReactNode {
-  const pts = (f: (s: FrontierSample) => number): Array<[number, number]> =>
-    samples.map((s) => [s.t, f(s)]);
   return (
     <div className="chart-grid">
-      <Panel title="Frontier size" aside="since this page opened">
-        <LineChart
-          label="Queued URLs"
-          format={formatCount}
-          series={[{ name: 'queued URLs', color: 'var(--accent)', points: pts((s) => s.queued) }]}
-        />
-      </Panel>
-      <Panel title="Ready hosts, leases, agents" aside="since this page opened">
-        <LineChart
-          label="Ready hosts, open leases and agents alive"
-          format={formatCount}
-          series={[
-            { name: 'ready hosts', color: 'var(--mix-2xx)', points: pts((s) => s.ready) },
-            { name: 'open leases', color: 'var(--mix-4xx)', points: pts((s) => s.leases) },
-            { name: 'agents', color: 'var(--mix-error)', points: pts((s) => s.agents) },
-          ]}
-        />
-      </Panel>
+      <TrendPanel
+        title="Frontier size"
+        aside="since this page opened"
+        label="Queued URLs"
+        format={formatCount}
+        rows={samples}
+        lines={[{ name: 'queued URLs', color: 'var(--accent)', value: (s) => s.queued }]}
+      />
+      <TrendPanel
+        title="Ready hosts, leases, agents"
+        aside="since this page opened"
+        label="Ready hosts, open leases and agents alive"
+        format={formatCount}
+        rows={samples}
+        lines={[
+          { name: 'ready hosts', color: 'var(--mix-2xx)', value: (s) => s.ready },
+          { name: 'open leases', color: 'var(--mix-4xx)', value: (s) => s.leases },
+          { name: 'agents', color: 'var(--mix-error)', value: (s) => s.agents },
+        ]}
+      />
     </div>
   );
 }

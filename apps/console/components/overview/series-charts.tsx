@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { formatBytes, formatPercent, formatRate } from '../../lib/format';
 import type { StatsSeries } from '../../lib/api/router-types';
 import { BarList } from '../charts/bar-list';
-import { LineChart } from '../charts/line-chart';
 import { StackedBars } from '../charts/stacked-bars';
+import { TrendPanel } from '../charts/trend-panel';
 import { Panel } from '../ui/panel';
 
 const ms = (v: number) => `${Math.round(v)} ms`;
@@ -16,26 +16,23 @@ const pct = (v: number) => formatPercent(v, 1);
 export function SeriesCharts({ series }: { series: StatsSeries }): ReactNode {
   const b = series.buckets;
   const per = Math.max(1, series.bucket_s);
-  const line = (f: (x: (typeof b)[number]) => number): Array<[number, number]> =>
-    b.map((x) => [x.t, f(x)]);
   return (
     <div className="chart-grid">
-      <Panel title="Pages / s" aside={`${per} s buckets`}>
-        <LineChart
-          label="Pages per second"
-          format={formatRate}
-          series={[{ name: 'pages/s', color: 'var(--accent)', points: line((x) => x.pages / per) }]}
-        />
-      </Panel>
-      <Panel title="Bytes / s">
-        <LineChart
-          label="Bytes per second"
-          format={(v) => `${formatBytes(v)}/s`}
-          series={[
-            { name: 'bytes/s', color: 'var(--mix-3xx)', points: line((x) => x.bytes / per) },
-          ]}
-        />
-      </Panel>
+      <TrendPanel
+        title="Pages / s"
+        aside={`${per} s buckets`}
+        label="Pages per second"
+        format={formatRate}
+        rows={b}
+        lines={[{ name: 'pages/s', color: 'var(--accent)', value: (x) => x.pages / per }]}
+      />
+      <TrendPanel
+        title="Bytes / s"
+        label="Bytes per second"
+        format={(v) => `${formatBytes(v)}/s`}
+        rows={b}
+        lines={[{ name: 'bytes/s', color: 'var(--mix-3xx)', value: (x) => x.bytes / per }]}
+      />
       <Panel title="Status mix">
         <StackedBars
           label="Responses by status class"
@@ -52,35 +49,35 @@ export function SeriesCharts({ series }: { series: StatsSeries }): ReactNode {
           }))}
         />
       </Panel>
-      <Panel title="Fetch latency">
-        <LineChart
-          label="Fetch latency percentiles"
-          format={ms}
-          series={[
-            { name: 'p50', color: 'var(--mix-2xx)', points: line((x) => x.p50_ms) },
-            { name: 'p95', color: 'var(--mix-4xx)', points: line((x) => x.p95_ms) },
-            { name: 'p99', color: 'var(--mix-5xx)', points: line((x) => x.p99_ms) },
-          ]}
-        />
-      </Panel>
-      <Panel title="Duplicates">
-        <LineChart
-          label="Duplicate and near-duplicate rates"
-          format={pct}
-          series={[
-            {
-              name: 'exact',
-              color: 'var(--mix-error)',
-              points: line((x) => (x.pages ? x.duplicates / x.pages : 0)),
-            },
-            {
-              name: 'near',
-              color: 'var(--mix-4xx)',
-              points: line((x) => (x.pages ? x.near_duplicates / x.pages : 0)),
-            },
-          ]}
-        />
-      </Panel>
+      <TrendPanel
+        title="Fetch latency"
+        label="Fetch latency percentiles"
+        format={ms}
+        rows={b}
+        lines={[
+          { name: 'p50', color: 'var(--mix-2xx)', value: (x) => x.p50_ms },
+          { name: 'p95', color: 'var(--mix-4xx)', value: (x) => x.p95_ms },
+          { name: 'p99', color: 'var(--mix-5xx)', value: (x) => x.p99_ms },
+        ]}
+      />
+      <TrendPanel
+        title="Duplicates"
+        label="Duplicate and near-duplicate rates"
+        format={pct}
+        rows={b}
+        lines={[
+          {
+            name: 'exact',
+            color: 'var(--mix-error)',
+            value: (x) => (x.pages ? x.duplicates / x.pages : 0),
+          },
+          {
+            name: 'near',
+            color: 'var(--mix-4xx)',
+            value: (x) => (x.pages ? x.near_duplicates / x.pages : 0),
+          },
+        ]}
+      />
       <Panel title="Error codes" aside="in this window">
         <BarList
           label="Error codes by count"

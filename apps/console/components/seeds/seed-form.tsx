@@ -6,6 +6,7 @@ import type { SeedsResult } from '../../lib/api/router-types';
 import { useCan } from '../../lib/client/session-context';
 import { api } from '../../lib/client/trpc';
 import { parseUrlList } from '../../lib/parse-url-list';
+import { CheckField } from '../ui/check-field';
 import { ErrorBox } from '../ui/error-box';
 import { NotAllowed } from '../ui/not-allowed';
 import { SeedResult } from './seed-result';
@@ -104,15 +105,12 @@ export function SeedForm(props: { onAdded?: () => void }): ReactNode {
               onChange={(e) => setList(e.target.value)}
             />
           </label>
-          <label className="field field--check">
-            <input
-              name="sitemap"
-              type="checkbox"
-              checked={sitemap}
-              onChange={(e) => setSitemap(e.target.checked)}
-            />
-            <span>Every URL is a sitemap</span>
-          </label>
+          <CheckField
+            name="sitemap"
+            label="Every URL is a sitemap"
+            checked={sitemap}
+            onChange={setSitemap}
+          />
         </div>
         {fileNote && (
           <p className="muted" role="status">

@@ -8,9 +8,8 @@ import { api } from '../../lib/client/trpc';
 import { useQuery } from '../../lib/client/use-query';
 import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
-import { ErrorBox } from '../ui/error-box';
-import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
+import { QueryList } from '../ui/query-list';
 import { Time } from '../ui/time';
 
 const POLL_MS = 10_000;
@@ -54,33 +53,36 @@ export function SeedLists(props: { version: number; initial?: SeedListsInitial }
   return (
     <>
       <Panel title="Seed lists">
-        {lists.loading && <Loading what="seed lists" />}
-        {lists.error && <ErrorBox title="Cannot list seed lists" error={lists.error} />}
-        {lists.data && lists.data.items.length === 0 && (
-          <EmptyState title="No seed list yet">
-            Name a list when you add seeds to keep track of where they came from.
-          </EmptyState>
-        )}
-        {lists.data && lists.data.items.length > 0 && (
-          <DataTable
-            caption="Seed lists"
-            rows={lists.data.items}
-            rowKey={(l) => l.name}
-            rowAttributes={(l) => (chosen === l.name ? { 'aria-current': 'true' } : {})}
-            columns={[
-              {
-                header: 'List',
-                cell: (l) => (
-                  <button type="button" className="link-button" onClick={() => choose(l.name)}>
-                    {l.name}
-                  </button>
-                ),
-              },
-              { header: 'Seeds', num: true, cell: (l) => l.seeds },
-              { header: 'Created', cell: (l) => <Time at={l.created_at} /> },
-            ]}
-          />
-        )}
+        <QueryList
+          query={lists}
+          what="seed lists"
+          empty={
+            <EmptyState title="No seed list yet">
+              Name a list when you add seeds to keep track of where they came from.
+            </EmptyState>
+          }
+        >
+          {(items) => (
+            <DataTable
+              caption="Seed lists"
+              rows={items}
+              rowKey={(l) => l.name}
+              rowAttributes={(l) => (chosen === l.name ? { 'aria-current': 'true' } : {})}
+              columns={[
+                {
+                  header: 'List',
+                  cell: (l) => (
+                    <button type="button" className="link-button" onClick={() => choose(l.name)}>
+                      {l.name}
+                    </button>
+                  ),
+                },
+                { header: 'Seeds', num: true, cell: (l) => l.seeds },
+                { header: 'Created', cell: (l) => <Time at={l.created_at} /> },
+              ]}
+            />
+          )}
+        </QueryList>
       </Panel>
       <Panel
         title={chosen === null ? 'Seeds' : `Seeds in ${chosen}`}
@@ -94,39 +96,44 @@ export function SeedLists(props: { version: number; initial?: SeedListsInitial }
           )
         }
       >
-        {seeds.loading && <Loading what="seeds" />}
-        {seeds.error && <ErrorBox title="Cannot list seeds" error={seeds.error} />}
-        {seeds.data && seeds.data.items.length === 0 && (
-          <EmptyState title="No seeds">Add URLs or a sitemap above to start the crawl.</EmptyState>
-        )}
-        {seeds.data && seeds.data.items.length > 0 && (
-          <>
-            <DataTable
-              caption="Seeds"
-              rows={seeds.data.items}
-              rowKey={(s) => s.url}
-              columns={[
-                { header: 'URL', className: 'break', cell: (s) => s.url },
-                { header: 'Priority', num: true, cell: (s) => s.priority },
-                { header: 'Added', cell: (s) => <Time at={s.added_at} /> },
-                {
-                  header: 'In the frontier',
-                  cell: (s) => (s.enqueued_at ? <Time at={s.enqueued_at} /> : 'not yet'),
-                },
-                { header: 'Lists', cell: (s) => s.lists.join(', ') || '—' },
-              ]}
-            />
-            {seeds.data.next_cursor && (
-              <button
-                type="button"
-                className="button"
-                onClick={() => setCursor(seeds.data?.next_cursor ?? null)}
-              >
-                Next 100 seeds
-              </button>
-            )}
-          </>
-        )}
+        <QueryList
+          query={seeds}
+          what="seeds"
+          empty={
+            <EmptyState title="No seeds">
+              Add URLs or a sitemap above to start the crawl.
+            </EmptyState>
+          }
+        >
+          {(items) => (
+            <>
+              <DataTable
+                caption="Seeds"
+                rows={items}
+                rowKey={(s) => s.url}
+                columns={[
+                  { header: 'URL', className: 'break', cell: (s) => s.url },
+                  { header: 'Priority', num: true, cell: (s) => s.priority },
+                  { header: 'Added', cell: (s) => <Time at={s.added_at} /> },
+                  {
+                    header: 'In the frontier',
+                    cell: (s) => (s.enqueued_at ? <Time at={s.enqueued_at} /> : 'not yet'),
+                  },
+                  { header: 'Lists', cell: (s) => s.lists.join(', ') || '—' },
+                ]}
+              />
+              {seeds.data?.next_cursor && (
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => setCursor(seeds.data?.next_cursor ?? null)}
+                >
+                  Next 100 seeds
+                </button>
+              )}
+            </>
+          )}
+        </QueryList>
       </Panel>
     </>
   );

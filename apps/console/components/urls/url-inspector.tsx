@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Settled } from '../../lib/api/api-failure';
 import type { RouterOutputs, UrlFetch } from '../../lib/api/router-types';
 import { api } from '../../lib/client/trpc';
@@ -9,6 +9,7 @@ import { useQuery } from '../../lib/client/use-query';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
+import { SearchForm } from '../ui/search-form';
 import { CaptureViewer } from './capture-viewer';
 import { HistoryTable } from './history-table';
 import { ParsedPage } from './parsed-page';
@@ -24,30 +25,26 @@ export function UrlInspector(props: {
   const [input, setInput] = useState(url);
   const [open, setOpen] = useState<UrlFetch | null>(null);
   const report = useQuery(api.urls.inspect, url ? { url } : null, { initial: props.initial });
-  const submit = (e: FormEvent): void => {
-    e.preventDefault();
+  const submit = (): void => {
     setOpen(null);
     if (input.trim()) router.push(`/urls?${new URLSearchParams({ url: input.trim() }).toString()}`);
   };
   const r = report.data;
   return (
     <>
-      <form className="form form--row panel" role="search" onSubmit={submit}>
-        <label className="field field--grow">
-          <span>URL</span>
-          <input
-            name="url"
-            type="url"
-            value={input}
-            onChange={(e) => setInput(e.target.value)}
-            placeholder="https://example.com/page"
-            required
-          />
-        </label>
-        <button type="submit" className="button button--primary">
-          Inspect
-        </button>
-      </form>
+      <SearchForm
+        label="URL"
+        input={{
+          name: 'url',
+          type: 'url',
+          placeholder: 'https://example.com/page',
+          required: true,
+        }}
+        value={input}
+        onChange={setInput}
+        onSubmit={submit}
+        submit={{ label: 'Inspect', primary: true }}
+      />
       {!url && (
         <p className="muted">
           Enter a URL to see each fetch, its captures and why it was or was not fetched.

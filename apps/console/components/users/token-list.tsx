@@ -13,10 +13,10 @@ import { ROLES, atLeast, isRole } from '../../lib/roles';
 import { ActionStatus } from '../ui/action-status';
 import { DataTable } from '../ui/data-table';
 import { EmptyState } from '../ui/empty-state';
-import { ErrorBox } from '../ui/error-box';
-import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
+import { QueryList } from '../ui/query-list';
 import { Time } from '../ui/time';
+import { RoleField } from './role-field';
 
 /** API tokens: your own (an admin sees everyone's); the secret is shown once, at creation. */
 export function TokenList(props: {
@@ -53,43 +53,46 @@ export function TokenList(props: {
 
   return (
     <Panel title="API tokens" aside={user.role === 'admin' ? 'all users' : 'yours'}>
-      {tokens.loading && <Loading what="tokens" />}
-      {tokens.error && <ErrorBox title="Cannot list tokens" error={tokens.error} />}
-      {tokens.data && tokens.data.items.length === 0 && (
-        <EmptyState title="No API tokens">
-          Create one below for scripts and the CLI (`Authorization: Bearer …`).
-        </EmptyState>
-      )}
-      {tokens.data && tokens.data.items.length > 0 && (
-        <DataTable
-          caption="API tokens"
-          rows={tokens.data.items}
-          rowKey={(t) => t.id}
-          columns={[
-            { header: 'Name', cell: (t) => t.name },
-            { header: 'Prefix', className: 'mono', cell: (t) => `${t.prefix}…` },
-            { header: 'Owner', cell: (t) => t.user_email },
-            { header: 'Role', cell: (t) => t.role },
-            { header: 'Last used', cell: (t) => <Time at={t.last_used_at} /> },
-            {
-              header: 'State',
-              cell: (t) =>
-                t.revoked_at ? (
-                  <span className="muted">revoked</span>
-                ) : (
-                  <button
-                    type="button"
-                    className="button button--small"
-                    onClick={() => void revoke(t.id)}
-                    aria-label={`Revoke token ${t.name}`}
-                  >
-                    Revoke
-                  </button>
-                ),
-            },
-          ]}
-        />
-      )}
+      <QueryList
+        query={tokens}
+        what="tokens"
+        empty={
+          <EmptyState title="No API tokens">
+            Create one below for scripts and the CLI (`Authorization: Bearer …`).
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <DataTable
+            caption="API tokens"
+            rows={items}
+            rowKey={(t) => t.id}
+            columns={[
+              { header: 'Name', cell: (t) => t.name },
+              { header: 'Prefix', className: 'mono', cell: (t) => `${t.prefix}…` },
+              { header: 'Owner', cell: (t) => t.user_email },
+              { header: 'Role', cell: (t) => t.role },
+              { header: 'Last used', cell: (t) => <Time at={t.last_used_at} /> },
+              {
+                header: 'State',
+                cell: (t) =>
+                  t.revoked_at ? (
+                    <span className="muted">revoked</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button button--small"
+                      onClick={() => void revoke(t.id)}
+                      aria-label={`Revoke token ${t.name}`}
+                    >
+                      Revoke
+                    </button>
+                  ),
+              },
+            ]}
+          />
+        )}
+      </QueryList>
       {secret && (
         <div className="notice notice--ok" role="status">
           <p>Copy this token now; it is not shown again:</p>
@@ -104,14 +107,7 @@ export function TokenList(props: {
           <span>Token name</span>
           <input name="name" required maxLength={100} placeholder="ci" />
         </label>
-        <label className="field">
-          <span>Role</span>
-          <select name="role" defaultValue={user.role}>
-            {ROLES.filter((r) => atLeast(user.role, r)).map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </label>
+        <RoleField defaultValue={user.role} roles={ROLES.filter((r) => atLeast(user.role, r))} />
         <button type="submit" className="button button--primary">
           Create token
         </button>

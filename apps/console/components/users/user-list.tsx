@@ -8,12 +8,13 @@ import { formText } from '../../lib/client/form-text';
 import { api } from '../../lib/client/trpc';
 import { useAction } from '../../lib/client/use-action';
 import { useQuery } from '../../lib/client/use-query';
-import { ROLES, isRole } from '../../lib/roles';
+import { isRole } from '../../lib/roles';
 import { ActionStatus } from '../ui/action-status';
 import { DataTable } from '../ui/data-table';
 import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { Panel } from '../ui/panel';
+import { RoleField } from './role-field';
 import { UserRoleForm } from './user-role-form';
 
 /** Accounts (admin): create, change role (picked, then saved), disable. */
@@ -99,14 +100,7 @@ export function UserList(props: { initial?: Settled<RouterOutputs['users']['list
             autoComplete="new-password"
           />
         </label>
-        <label className="field">
-          <span>Role</span>
-          <select name="role" defaultValue="viewer">
-            {ROLES.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </label>
+        <RoleField defaultValue="viewer" />
         <button type="submit" className="button button--primary">
           Add user
         </button>

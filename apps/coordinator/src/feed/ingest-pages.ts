@@ -41,7 +41,7 @@ export class PagesIngest extends BatchIngest<FeedBatch> {
     redis: RedisClient,
     private readonly analytics: AnalyticsStore,
     opts: PagesIngestOptions,
-    private readonly log: Logger,
+    protected readonly log: Logger,
     /** Runs after each batch is stored, before it is acknowledged (a failure retries the batch). */
     private readonly onStored: (pages: ParsedPageMessage[]) => Promise<void> = async () =>
       undefined,
@@ -91,7 +91,6 @@ export class PagesIngest extends BatchIngest<FeedBatch> {
       rows,
       (r) => this.analytics.insertPages(r),
       pageRowSchema,
-      this.log,
       'feed pages rejected',
     );
   }

@@ -1,6 +1,6 @@
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
-import { SpillPump, SpillStore, type Frontier } from '@crawler/frontier';
+import { SpillPump, SpillStore, type Frontier, type FrontierSpill } from '@crawler/frontier';
 import pg from 'pg';
 
 /** How long the pump's lock lives unless renewed (ms): another coordinator takes over after it. */
@@ -15,6 +15,7 @@ export class FrontierSpillLoop {
   private stopped = false;
   private running: Promise<void> | null = null;
   private readonly pool: pg.Pool;
+  private readonly spill: FrontierSpill;
   private readonly pump: SpillPump;
   /** Spilled (copied to Postgres) and refilled URLs since start, for metrics. */
   readonly totals = { spilled: 0, refilled: 0 };
@@ -28,11 +29,16 @@ export class FrontierSpillLoop {
       log: Logger;
     },
   ) {
-    this.pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 4 });
-    this.pump = new SpillPump(
-      deps.frontier.spill,
-      new SpillStore(this.pool, deps.frontier.keys.prefix),
+    // The pump works many shards at once; each holds a connection for one statement at a time.
+    this.pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 8 });
+    this.pool.on('error', (err) =>
+      deps.log.warn({ err }, 'frontier spill: idle Postgres client failed'),
     );
+    // A Redis connection of its own: its calls never queue behind the coordinator's others.
+    this.spill = deps.frontier.spill.enabled
+      ? deps.frontier.spill.withOwnConnection()
+      : deps.frontier.spill;
+    this.pump = new SpillPump(this.spill, new SpillStore(this.pool, deps.frontier.keys.prefix));
   }
 
   /** Starts the loop (nothing when heads are not bounded). */
@@ -41,11 +47,12 @@ export class FrontierSpillLoop {
     this.running = this.loop(everyMs);
   }
 
-  /** Stops after the current round and closes the Postgres pool. */
+  /** Stops after the current round and closes the Postgres pool and the Redis connection. */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.running;
     await this.pool.end();
+    this.spill.close();
   }
 
   private async holdLock(): Promise<boolean> {

@@ -12,6 +12,7 @@ export abstract class BatchIngest<B> {
   /** Rows refused (schema or table) so far: logged, acknowledged, never retried. */
   rejected = 0;
   protected abstract readonly loop: IngestLoop<B>;
+  protected abstract readonly log: Logger;
 
   start(): Promise<void> {
     return this.loop.start();
@@ -40,7 +41,6 @@ export abstract class BatchIngest<B> {
     rows: R[],
     insert: (rows: R[]) => Promise<void>,
     schema: { safeParse(row: unknown): { success: boolean } },
-    log: Logger,
     what: string,
   ): Promise<number> {
     try {
@@ -50,7 +50,7 @@ export abstract class BatchIngest<B> {
       if (!(err instanceof AnalyticsError) || err.code !== 'ANALYTICS_BAD_ROW') throw err;
       const good = rows.filter((row) => schema.safeParse(row).success);
       this.rejected += rows.length - good.length;
-      log.warn({ dropped: rows.length - good.length, err }, what);
+      this.log.warn({ dropped: rows.length - good.length, err }, what);
       await insert(good);
       return good.length;
     }

@@ -44,7 +44,8 @@ export interface ConfirmRoundDeps {
   prefix: string;
 }
 
-const emptyReport = (): ConfirmRoundReport => ({
+/** A report of nothing done: a round's start, and the loop's running totals. */
+export const emptyReport = (): ConfirmRoundReport => ({
   taken: 0,
   malformed: 0,
   inFrontier: 0,

@@ -3,6 +3,7 @@ import {
   confirmSeenCandidates,
   type ConfirmRoundDeps,
   type ConfirmRoundOptions,
+  emptyReport,
   type ConfirmRoundReport,
 } from './confirm-round';
 
@@ -22,16 +23,7 @@ export class SeenConfirmLoop {
   private stopped = new AbortController();
   private running: Promise<void> | null = null;
   /** What every round did, summed. */
-  readonly totals: ConfirmRoundReport = {
-    taken: 0,
-    malformed: 0,
-    inFrontier: 0,
-    undecided: 0,
-    inUrlTable: 0,
-    ingestBehind: 0,
-    confirmedNew: 0,
-    enqueued: 0,
-  };
+  readonly totals: ConfirmRoundReport = emptyReport();
 
   constructor(
     private readonly deps: ConfirmRoundDeps & { log: Logger },

@@ -50,7 +50,7 @@ export class TelemetryIngest extends BatchIngest<StreamEntry[]> {
     private readonly analytics: AnalyticsStore,
     prefix: string,
     consumer: string,
-    private readonly log: Logger,
+    protected readonly log: Logger,
     /** Runs after each batch is stored, before it is acknowledged (a failure retries the batch). */
     private readonly onStored: (rows: FetchRow[]) => Promise<void> = async () => undefined,
   ) {
@@ -118,7 +118,6 @@ export class TelemetryIngest extends BatchIngest<StreamEntry[]> {
       rows,
       (r) => this.analytics.insertFetches(r),
       fetchRowSchema,
-      this.log,
       'telemetry rows rejected',
     );
   }

@@ -44,22 +44,12 @@ export class AgentMetrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    new Gauge({
-      name: 'crawler_active_leases',
-      help: 'Host leases being worked',
-      registers: [this.registry],
-      collect() {
-        this.set(activeLeases());
-      },
-    });
-    new Gauge({
-      name: 'crawler_urls_in_flight',
-      help: 'URLs a kill now could make the crawl fetch again: requests in flight and done URLs not yet recorded in the frontier',
-      registers: [this.registry],
-      collect() {
-        this.set(urlsInFlight());
-      },
-    });
+    this.readGauge('crawler_active_leases', 'Host leases being worked', activeLeases);
+    this.readGauge(
+      'crawler_urls_in_flight',
+      'URLs a kill now could make the crawl fetch again: requests in flight and done URLs not yet recorded in the frontier',
+      urlsInFlight,
+    );
   }
 
   /**
@@ -70,48 +60,47 @@ export class AgentMetrics {
     robots: { readonly size: { entries: number; bytes: number } },
     bodies: BodyBudget | null,
   ): void {
-    const registers = [this.registry];
-    new Gauge({
-      name: 'crawler_robots_cache_bytes',
-      help: 'Estimated heap bytes of the compiled robots.txt rules the agent keeps (AGENT_ROBOTS_CACHE_BYTES)',
-      registers,
-      collect() {
-        this.set(robots.size.bytes);
-      },
-    });
-    new Gauge({
-      name: 'crawler_robots_cache_origins',
-      help: 'Origins whose robots.txt rules the agent keeps in memory',
-      registers,
-      collect() {
-        this.set(robots.size.entries);
-      },
-    });
+    this.readGauge(
+      'crawler_robots_cache_bytes',
+      'Estimated heap bytes of the compiled robots.txt rules the agent keeps (AGENT_ROBOTS_CACHE_BYTES)',
+      () => robots.size.bytes,
+    );
+    this.readGauge(
+      'crawler_robots_cache_origins',
+      'Origins whose robots.txt rules the agent keeps in memory',
+      () => robots.size.entries,
+    );
     if (!bodies) return;
-    new Gauge({
-      name: 'crawler_body_budget_bytes',
-      help: 'Decoded body bytes reserved now (AGENT_BODY_BUDGET_BYTES)',
-      registers,
-      collect() {
-        this.set(bodies.inUse);
-      },
-    });
-    new Gauge({
-      name: 'crawler_body_budget_peak_bytes',
-      help: 'Most decoded body bytes reserved at once since the agent started',
-      registers,
-      collect() {
-        this.set(bodies.stats.peakBytes);
-      },
-    });
+    this.readGauge(
+      'crawler_body_budget_bytes',
+      'Decoded body bytes reserved now (AGENT_BODY_BUDGET_BYTES)',
+      () => bodies.inUse,
+    );
+    this.readGauge(
+      'crawler_body_budget_peak_bytes',
+      'Most decoded body bytes reserved at once since the agent started',
+      () => bodies.stats.peakBytes,
+    );
     let waits = 0;
     new Counter({
       name: 'crawler_body_budget_waits_total',
       help: 'Requests that waited for room in the body budget',
-      registers,
+      registers: [this.registry],
       collect() {
         this.inc(bodies.stats.waits - waits);
         waits = bodies.stats.waits;
+      },
+    });
+  }
+
+  /** A gauge that reads its value from `read` when Prometheus scrapes. */
+  private readGauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
       },
     });
   }

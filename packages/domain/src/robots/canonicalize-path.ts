@@ -1,5 +1,5 @@
 import {
-  hexValue,
+  escapedByteAt,
   normalizePercentWith,
   percentByte,
   percentCodePoint,
@@ -51,10 +51,9 @@ export function toStrictForm(text: string, encodeRaw: boolean): string {
   for (let i = 0; i < text.length;) {
     const code = text.charCodeAt(i);
     if (code === 37 /* % */) {
-      const hi = i + 2 < text.length ? hexValue(text.charCodeAt(i + 1)) : -1;
-      const lo = hi >= 0 ? hexValue(text.charCodeAt(i + 2)) : -1;
-      out += lo >= 0 ? percentByte(hi * 16 + lo) : '%';
-      i += lo >= 0 ? 3 : 1;
+      const byte = escapedByteAt(text, i);
+      out += byte >= 0 ? percentByte(byte) : '%';
+      i += byte >= 0 ? 3 : 1;
     } else if (encodeRaw && (code <= 0x20 || code >= 0x7f)) {
       const cp = text.codePointAt(i) ?? 0xfffd;
       out += percentCodePoint(cp);

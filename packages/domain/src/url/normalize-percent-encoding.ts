@@ -45,6 +45,14 @@ export function hexValue(code: number): number {
   return -1;
 }
 
+/** The byte the `%xx` at `i` of `text` stands for (`text[i]` is `%`), or -1 when no two hex digits follow. */
+export function escapedByteAt(text: string, i: number): number {
+  if (i + 2 >= text.length) return -1;
+  const hi = hexValue(text.charCodeAt(i + 1));
+  const lo = hi >= 0 ? hexValue(text.charCodeAt(i + 2)) : -1;
+  return lo >= 0 ? hi * 16 + lo : -1;
+}
+
 /** True for the RFC 3986 unreserved characters `A-Z a-z 0-9 - . _ ~`. */
 export function isUnreserved(code: number): boolean {
   return (
@@ -92,10 +100,8 @@ export function normalizePercentWith(input: string, keep: readonly boolean[]): s
   for (let i = 0; i < input.length;) {
     const code = input.charCodeAt(i);
     if (code === 37 /* % */) {
-      const hi = i + 2 < input.length ? hexValue(input.charCodeAt(i + 1)) : -1;
-      const lo = hi >= 0 ? hexValue(input.charCodeAt(i + 2)) : -1;
-      if (lo >= 0) {
-        const byte = hi * 16 + lo;
+      const byte = escapedByteAt(input, i);
+      if (byte >= 0) {
         out += isUnreserved(byte) ? String.fromCharCode(byte) : percentByte(byte);
         i += 3;
       } else {

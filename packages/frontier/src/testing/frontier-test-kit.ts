@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 import { uniquePrefix } from '@crawler/testing';
 import { Frontier, type FrontierOptions } from '../frontier';
-import { SpillPump } from '../spill-pump';
+import { SpillPump, type SpillRound } from '../spill-pump';
 import { SpillStore } from '../spill-store';
+import { unpackSpillEntry } from '../spill-entry';
 import { spillTestDatabase, type SpillTestDatabase } from './spill-test-db';
 import { PRIORITY_TIERS } from '../priority';
 import type { EnqueueUrl, HostLease } from '../types';
@@ -81,13 +82,83 @@ export function withSpillPump(f: Frontier, db: SpillTestDatabase): Frontier {
   return f;
 }
 
+/** A spill pump running in the background (backgroundSpillPump). */
+export interface BackgroundSpillPump {
+  /** Failed rounds (the pump goes on after each, as the coordinator's loop does). */
+  readonly errors: unknown[];
+  /** Entries copied to Postgres and URLs brought back so far. */
+  readonly totals: SpillRound;
+  /** Stops after the current round. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a frontier's spill pump as the coordinator's loop does, for tests whose agents run on
+ * their own: rounds back to back while they find work, `pauseMs` between rounds that find none,
+ * until stopped. Give it a frontier of its own (its own connection), like the coordinator's.
+ */
+export function backgroundSpillPump(
+  f: Frontier,
+  db: SpillTestDatabase,
+  pauseMs = 5,
+): BackgroundSpillPump {
+  const pump = new SpillPump(f.spill, new SpillStore(db.pool(), f.keys.prefix));
+  const errors: unknown[] = [];
+  const totals: SpillRound = { spilled: 0, refilled: 0 };
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped) {
+      let idle = true;
+      try {
+        const r = await pump.round();
+        totals.spilled += r.spilled;
+        totals.refilled += r.refilled;
+        idle = r.spilled === 0 && r.refilled === 0;
+      } catch (err) {
+        errors.push(err);
+      }
+      if (idle) await sleep(pauseMs);
+    }
+  })();
+  return {
+    errors,
+    totals,
+    stop: async () => {
+      stopped = true;
+      await running;
+    },
+  };
+}
+
+/**
+ * Every queue entry a frontier holds spilled: in its shards' overflow lists and in Postgres
+ * (read when no pump runs: the two are not read at one instant).
+ */
+export async function spilledEntries(f: Frontier, db: SpillTestDatabase): Promise<string[]> {
+  const out: string[] = [];
+  for (let s = 0; s < f.shards; s++)
+    out.push(...(await f.spill.readOverflow(s, 1_000_000)).map((o) => o.entry));
+  const { rows } = await db.pool().query<{ host: string; entry: string }>(
+    `SELECT h.host, s.entry FROM frontier_spill s JOIN frontier_spill_host h ON h.id = s.host_id
+     WHERE h.prefix = $1`,
+    [f.keys.prefix],
+  );
+  out.push(...rows.map((r) => unpackSpillEntry(r.entry, r.host)));
+  return out;
+}
+
 /**
  * One test file's Redis connection and frontiers: `make()` builds a Frontier under a fresh key
  * prefix (4 shards, 60 s leases, no gap unless overridden, heads bounded to TEST_HEAD_MAX with
  * a spill pump on a Postgres database of the file's own); `close()` deletes every prefix made
- * and the database. Call `open()` in beforeAll and `close()` in afterAll.
+ * and the database. Call `open()` in beforeAll and `close()` in afterAll. `connect` chooses the
+ * Redis (default: REDIS_URL, else the machine's).
  */
-export function frontierTestBed(label: string) {
+export function frontierTestBed(
+  label: string,
+  connect: () => Promise<RedisClient> = () =>
+    connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
+) {
   let client: RedisClient | undefined;
   const db = TEST_HEAD_MAX > 0 ? spillTestDatabase() : null;
   const prefixes: string[] = [];
@@ -118,7 +189,7 @@ export function frontierTestBed(label: string) {
       return db && f.spill.enabled ? withSpillPump(f, db) : f;
     },
     open: async (): Promise<void> => {
-      client = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      client = await connect();
       await db?.open();
     },
     close: async (): Promise<void> => {

@@ -4,11 +4,15 @@ import pg from 'pg';
 
 const migrationsDir = new URL('../../../../prisma/migrations/', import.meta.url);
 
-/** The spill's tables as the migration creates them (the one source of their DDL). */
+/** The spill's tables as the migrations create them (the one source of their DDL), in order. */
 function spillDdl(): string {
-  const dir = readdirSync(migrationsDir).find((d) => d.endsWith('_frontier_spill'));
-  if (!dir) throw new Error('no *_frontier_spill migration in prisma/migrations');
-  return readFileSync(new URL(`${dir}/migration.sql`, migrationsDir), 'utf8');
+  const dirs = readdirSync(migrationsDir)
+    .filter((d) => /_frontier_spill(_|$)/.test(d))
+    .sort();
+  if (dirs.length === 0) throw new Error('no *_frontier_spill migration in prisma/migrations');
+  return dirs
+    .map((d) => readFileSync(new URL(`${d}/migration.sql`, migrationsDir), 'utf8'))
+    .join('\n');
 }
 
 /** A Postgres database of a test file's own holding the spill tables. */

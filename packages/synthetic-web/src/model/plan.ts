@@ -3,9 +3,10 @@
  * features call for). Plans are built lazily and cached by {@link PlanCache}.
  */
 import { mix } from '../prng.js';
-import { hasRobotsBody, type HostHeader } from './assign.js';
+import { hasRobotsBody, type HostHeader, type HostileKind } from './assign.js';
 import {
   ROBOTS_REDIRECT_PATH,
+  type HostileMode,
   type HostPlan,
   type LinkSpec,
   type PageResource,
@@ -85,6 +86,12 @@ class PlanBuilder {
   /** Links the path from the home page (root-relative). */
   link(path: string): void {
     this.homeExtras.push(rootLink(this.header.index, path));
+  }
+
+  /** A hostile resource (`mode`: how it misbehaves), linked from the home page. */
+  hostile(path: string, mode: HostileMode): void {
+    this.add({ type: 'hostile', path, mode });
+    this.link(path);
   }
 
   redirect(
@@ -265,35 +272,27 @@ function addSitemaps(b: PlanBuilder, seed: number): void {
   }
 }
 
+/** The misbehaving resources of the hostile kinds that serve one: path and how it misbehaves. */
+const HOSTILE_RESOURCES: Partial<Record<HostileKind, ReadonlyArray<[string, HostileMode]>>> = {
+  'huge-page': [
+    ['/huge.html', 'huge'],
+    ['/huge-chunked.html', 'huge-chunked'],
+  ],
+  'gzip-bomb': [['/bomb.html', 'bomb']],
+  trickle: [['/trickle.html', 'trickle']],
+  'huge-headers': [['/big-headers.html', 'headers']],
+  malformed: [['/broken.html', 'malformed']],
+};
+
 function addHostile(b: PlanBuilder): void {
   const kind = b.header.kind;
   const me = b.header.index;
+  if (kind !== 'normal')
+    for (const [path, mode] of HOSTILE_RESOURCES[kind] ?? []) b.hostile(path, mode);
   switch (kind) {
-    case 'huge-page':
-      b.add({ type: 'hostile', path: '/huge.html', mode: 'huge' });
-      b.add({ type: 'hostile', path: '/huge-chunked.html', mode: 'huge-chunked' });
-      b.link('/huge.html');
-      b.link('/huge-chunked.html');
-      break;
-    case 'gzip-bomb':
-      b.add({ type: 'hostile', path: '/bomb.html', mode: 'bomb' });
-      b.link('/bomb.html');
-      break;
     case 'slow':
       b.page('/slow/page.html');
       b.link('/slow/page.html');
-      break;
-    case 'trickle':
-      b.add({ type: 'hostile', path: '/trickle.html', mode: 'trickle' });
-      b.link('/trickle.html');
-      break;
-    case 'huge-headers':
-      b.add({ type: 'hostile', path: '/big-headers.html', mode: 'headers' });
-      b.link('/big-headers.html');
-      break;
-    case 'malformed':
-      b.add({ type: 'hostile', path: '/broken.html', mode: 'malformed' });
-      b.link('/broken.html');
       break;
     case 'redirect-loop':
       b.redirect('/spin', 302, '/spin', me, '/spin');

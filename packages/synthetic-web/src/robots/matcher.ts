@@ -137,6 +137,17 @@ export function policyFor(parsed: ParsedRobots, token: string): RobotsPolicy {
   return { rules, crawlDelayS: delays.length > 0 ? Math.max(...delays) : null };
 }
 
+/** The policy a robots.txt `text` gives `token` (see {@link policyFor}). */
+export function robotsPolicyOf(text: string, token: string): RobotsPolicy {
+  return policyFor(parseRobots(text), token);
+}
+
+/**
+ * What a host's robots.txt says: its policy, null when it has none (everything allowed), or
+ * `deny` when it answers 5xx (nothing allowed).
+ */
+export type HostRobots = RobotsPolicy | null | 'deny';
+
 /**
  * Decides one path against a policy: the longest matching pattern wins, Allow wins ties, no match
  * means allowed; `/robots.txt` is always allowed.

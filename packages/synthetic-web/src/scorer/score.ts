@@ -5,25 +5,17 @@
  */
 import { canonicalizeUrl } from '../canonical.js';
 import { TRAP_FAMILIES } from '../trap-patterns.js';
-import {
-  isAllowed,
-  parseRobots,
-  policyFor,
-  robotsPathOf,
-  type RobotsPolicy,
-} from '../robots/matcher.js';
+import { isAllowed, robotsPathOf, robotsPolicyOf, type HostRobots } from '../robots/matcher.js';
 import type { RequestLogEntry, ScoreInput, ScoreReport, SiteInfo, Violation } from '../types.js';
 import { classifyFetch } from './classify.js';
 
 const MAX_MISSING = 50;
 const MAX_VIOLATIONS = 100;
 
-type Policy = RobotsPolicy | null | 'deny';
-
-function policyOf(site: SiteInfo, token: string): Policy {
+function policyOf(site: SiteInfo, token: string): HostRobots {
   if (site.robots === '5xx') return 'deny';
   if (site.robotsTxt === null) return null;
-  return policyFor(parseRobots(site.robotsTxt), token);
+  return robotsPolicyOf(site.robotsTxt, token);
 }
 
 /** A response that settles a URL for the cycle: 2xx, 3xx or 4xx except 429, not aborted. */
@@ -57,7 +49,7 @@ export function scoreCrawl(input: ScoreInput): ScoreReport {
   const since = input.sinceMs ?? Number.NEGATIVE_INFINITY;
   const unsettled = input.unsettled ?? new Set<number>();
   const sites = new Map(input.manifest.hosts.map((h) => [h.host, h]));
-  const policies = new Map<string, Policy>();
+  const policies = new Map<string, HostRobots>();
   for (const s of input.manifest.hosts) policies.set(s.host, policyOf(s, input.productToken));
   const gapOf = (host: string): number => {
     const p = policies.get(host);

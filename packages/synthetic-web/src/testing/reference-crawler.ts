@@ -12,13 +12,7 @@
 import { Agent, request, type ClientRequest } from 'node:http';
 import { canonicalizeUrl, hostOf, isTrapUrl } from '../canonical.js';
 import { hasNoopParam, stripSessionPathParams } from '../trap-patterns.js';
-import {
-  isAllowed,
-  parseRobots,
-  policyFor,
-  robotsPathOf,
-  type RobotsPolicy,
-} from '../robots/matcher.js';
+import { isAllowed, robotsPathOf, robotsPolicyOf, type HostRobots } from '../robots/matcher.js';
 
 /** Options of {@link referenceCrawl}. */
 export interface ReferenceCrawlOptions {
@@ -62,7 +56,7 @@ interface HostState {
   name: string;
   queue: Array<[string, number]>;
   running: boolean;
-  policy: RobotsPolicy | null | 'deny' | undefined;
+  policy: HostRobots | undefined;
   gapMs: number;
 }
 
@@ -228,7 +222,7 @@ export async function referenceCrawl(opts: ReferenceCrawlOptions): Promise<Set<s
       if (r.status >= 500) h.policy = 'deny';
       else if (r.status >= 400) h.policy = null;
       else {
-        h.policy = policyFor(parseRobots(r.body.toString('utf8')), opts.token);
+        h.policy = robotsPolicyOf(r.body.toString('utf8'), opts.token);
         if (h.policy.crawlDelayS !== null)
           h.gapMs = Math.max(h.gapMs, h.policy.crawlDelayS * 1000 + (opts.gapSlackMs ?? 0));
       }

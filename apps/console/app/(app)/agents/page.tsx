@@ -1,9 +1,8 @@
 import type { Metadata } from 'next';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { AgentsTable } from '../../../components/agents/agents-table';
 import { ShardMap } from '../../../components/agents/shard-map';
-import { Loading } from '../../../components/ui/loading';
-import { PageHead } from '../../../components/ui/page-head';
+import { ConsolePage } from '../../../components/ui/console-page';
 import { settle } from '../../../lib/api/api-failure';
 import { serverApi } from '../../../lib/server/server-api';
 
@@ -25,13 +24,12 @@ async function Fleet(): Promise<ReactNode> {
 
 export default function AgentsPage(): ReactNode {
   return (
-    <>
-      <PageHead title="Agents and shards">
-        Who is alive, what each agent is leasing, and how the frontier is split.
-      </PageHead>
-      <Suspense fallback={<Loading what="agents" />}>
-        <Fleet />
-      </Suspense>
-    </>
+    <ConsolePage
+      title="Agents and shards"
+      lead="Who is alive, what each agent is leasing, and how the frontier is split."
+      loading="agents"
+    >
+      <Fleet />
+    </ConsolePage>
   );
 }

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { AuditLog } from '../../../components/audit/audit-log';
-import { Loading } from '../../../components/ui/loading';
-import { PageHead } from '../../../components/ui/page-head';
+import { ConsolePage } from '../../../components/ui/console-page';
 import { settle } from '../../../lib/api/api-failure';
 import { AUDIT_PAGE } from '../../../lib/api/page-inputs';
 import { atLeast } from '../../../lib/roles';
@@ -20,11 +19,12 @@ async function FirstPage(): Promise<ReactNode> {
 
 export default function AuditPage(): ReactNode {
   return (
-    <>
-      <PageHead title="Audit log">Every change: who, what, before and after.</PageHead>
-      <Suspense fallback={<Loading what="the audit log" />}>
-        <FirstPage />
-      </Suspense>
-    </>
+    <ConsolePage
+      title="Audit log"
+      lead="Every change: who, what, before and after."
+      loading="the audit log"
+    >
+      <FirstPage />
+    </ConsolePage>
   );
 }

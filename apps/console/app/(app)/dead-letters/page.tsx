@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { DeadLetters } from '../../../components/dead-letters/dead-letters';
-import { Loading } from '../../../components/ui/loading';
-import { PageHead } from '../../../components/ui/page-head';
+import { ConsolePage } from '../../../components/ui/console-page';
 import { settle } from '../../../lib/api/api-failure';
 import { DEAD_LETTERS } from '../../../lib/api/page-inputs';
 import { serverApi } from '../../../lib/server/server-api';
@@ -16,11 +15,12 @@ async function FirstPage(): Promise<ReactNode> {
 
 export default function DeadLettersPage(): ReactNode {
   return (
-    <>
-      <PageHead title="Dead letters">URLs that kept failing, with their last error.</PageHead>
-      <Suspense fallback={<Loading what="dead letters" />}>
-        <FirstPage />
-      </Suspense>
-    </>
+    <ConsolePage
+      title="Dead letters"
+      lead="URLs that kept failing, with their last error."
+      loading="dead letters"
+    >
+      <FirstPage />
+    </ConsolePage>
   );
 }

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { HostSearch } from '../../../components/hosts/host-search';
-import { Loading } from '../../../components/ui/loading';
-import { PageHead } from '../../../components/ui/page-head';
+import { ConsolePage } from '../../../components/ui/console-page';
 import { settle } from '../../../lib/api/api-failure';
 import { HOST_SEARCH } from '../../../lib/api/page-inputs';
 import { serverApi } from '../../../lib/server/server-api';
@@ -16,13 +15,12 @@ async function FirstHosts(): Promise<ReactNode> {
 
 export default function HostsPage(): ReactNode {
   return (
-    <>
-      <PageHead title="Hosts">
-        Find a host to see its queue, robots.txt, fetches and policy.
-      </PageHead>
-      <Suspense fallback={<Loading what="hosts" />}>
-        <FirstHosts />
-      </Suspense>
-    </>
+    <ConsolePage
+      title="Hosts"
+      lead="Find a host to see its queue, robots.txt, fetches and policy."
+      loading="hosts"
+    >
+      <FirstHosts />
+    </ConsolePage>
   );
 }

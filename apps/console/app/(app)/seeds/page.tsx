@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { SeedsWorkspace } from '../../../components/seeds/seeds-workspace';
-import { Loading } from '../../../components/ui/loading';
-import { PageHead } from '../../../components/ui/page-head';
+import { ConsolePage } from '../../../components/ui/console-page';
 import { settle } from '../../../lib/api/api-failure';
 import { SEED_LISTS, SEEDS_PAGE } from '../../../lib/api/page-inputs';
 import { serverApi } from '../../../lib/server/server-api';
@@ -20,11 +19,8 @@ async function Workspace(): Promise<ReactNode> {
 
 export default function SeedsPage(): ReactNode {
   return (
-    <>
-      <PageHead title="Seeds">Start the crawl from URLs and sitemaps.</PageHead>
-      <Suspense fallback={<Loading what="seeds" />}>
-        <Workspace />
-      </Suspense>
-    </>
+    <ConsolePage title="Seeds" lead="Start the crawl from URLs and sitemaps." loading="seeds">
+      <Workspace />
+    </ConsolePage>
   );
 }

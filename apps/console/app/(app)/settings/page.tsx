@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import { Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { SettingsForm } from '../../../components/settings/settings-form';
-import { Loading } from '../../../components/ui/loading';
-import { PageHead } from '../../../components/ui/page-head';
+import { ConsolePage } from '../../../components/ui/console-page';
 import { settle } from '../../../lib/api/api-failure';
 import { serverApi } from '../../../lib/server/server-api';
 
@@ -14,11 +13,8 @@ async function Settings(): Promise<ReactNode> {
 
 export default function SettingsPage(): ReactNode {
   return (
-    <>
-      <PageHead title="Settings">How the whole crawl behaves.</PageHead>
-      <Suspense fallback={<Loading what="settings" />}>
-        <Settings />
-      </Suspense>
-    </>
+    <ConsolePage title="Settings" lead="How the whole crawl behaves." loading="settings">
+      <Settings />
+    </ConsolePage>
   );
 }

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense, type ReactNode } from 'react';
-import { Loading } from '../../../components/ui/loading';
-import { PageHead } from '../../../components/ui/page-head';
+import type { ReactNode } from 'react';
+import { ConsolePage } from '../../../components/ui/console-page';
 import { UrlInspector } from '../../../components/urls/url-inspector';
 import { settle } from '../../../lib/api/api-failure';
 import { serverApi } from '../../../lib/server/server-api';
@@ -20,13 +19,13 @@ export default async function UrlsPage({ searchParams }: Props): Promise<ReactNo
   const raw = (await searchParams).url;
   const url = (Array.isArray(raw) ? raw[0] : raw) ?? '';
   return (
-    <>
-      <PageHead title="URL inspector">
-        Why was this URL fetched, or not? Its fetches, captures and parsed page.
-      </PageHead>
-      <Suspense key={url} fallback={<Loading what="the URL’s history" />}>
-        <Inspector url={url} />
-      </Suspense>
-    </>
+    <ConsolePage
+      title="URL inspector"
+      lead="Why was this URL fetched, or not? Its fetches, captures and parsed page."
+      loading="the URL’s history"
+      suspenseKey={url}
+    >
+      <Inspector url={url} />
+    </ConsolePage>
   );
 }

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense, type ReactNode } from 'react';
-import { Loading } from '../../../components/ui/loading';
-import { PageHead } from '../../../components/ui/page-head';
+import type { ReactNode } from 'react';
+import { ConsolePage } from '../../../components/ui/console-page';
 import { TokenList } from '../../../components/users/token-list';
 import { UserList } from '../../../components/users/user-list';
 import { settle } from '../../../lib/api/api-failure';
@@ -29,15 +28,16 @@ export default async function UsersPage(): Promise<ReactNode> {
   const session = await currentSession();
   const admin = session.kind === 'signed-in' && session.user.role === 'admin';
   return (
-    <>
-      <PageHead title="Users and tokens">
-        {admin
+    <ConsolePage
+      title="Users and tokens"
+      lead={
+        admin
           ? 'Accounts, their roles, and API tokens.'
-          : 'Your API tokens. Admins manage accounts.'}
-      </PageHead>
-      <Suspense fallback={<Loading what="tokens" />}>
-        <Accounts admin={admin} />
-      </Suspense>
-    </>
+          : 'Your API tokens. Admins manage accounts.'
+      }
+      loading="tokens"
+    >
+      <Accounts admin={admin} />
+    </ConsolePage>
   );
 }

@@ -159,28 +159,13 @@ local function seen_add(s, fp, host, tier, entry)
     seen_load(s)
     if not s.n then seen_init(s) end
   end
-  local h1 = tonumber(string.sub(fp, 1, 8), 16)
-  local h2 = tonumber(string.sub(fp, 9, 16), 16)
-  if h2 % 2 == 0 then h2 = h2 + 1 end
+  local h1, h2 = fp_hashes(fp)
   local top = s.layers
   local maybe = false
   for i = top - 1, 1, -1 do
     if bits_all(s.keys[i], h1, h2, s.ms[i], s.ks[i]) then maybe = true; break end
   end
-  if not maybe then
-    local m = s.ms[top]
-    if s.ks[top] == 7 then
-      -- The default k, spelled out: building the argument table and unpacking it costs about
-      -- twice the BITFIELD call itself, and this runs once per discovered link.
-      local o = redis.call('BITFIELD', s.keys[top],
-        'SET', 'u1', h1 % m, 1, 'SET', 'u1', (h1 + h2) % m, 1, 'SET', 'u1', (h1 + 2 * h2) % m, 1,
-        'SET', 'u1', (h1 + 3 * h2) % m, 1, 'SET', 'u1', (h1 + 4 * h2) % m, 1,
-        'SET', 'u1', (h1 + 5 * h2) % m, 1, 'SET', 'u1', (h1 + 6 * h2) % m, 1)
-      maybe = o[1] + o[2] + o[3] + o[4] + o[5] + o[6] + o[7] == 7
-    else
-      maybe = bits_set(s.keys[top], h1, h2, m, s.ks[top])
-    end
-  end
+  if not maybe then maybe = bits_set(s.keys[top], h1, h2, s.ms[top], s.ks[top]) end
   if not maybe then
     s.n = s.n + 1
     s.dirty = true
