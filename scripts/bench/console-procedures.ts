@@ -3,7 +3,7 @@
  * `npx tsx scripts/bench/console-procedures.ts [--rows 1000000] [--runs 15]`.
  *
  * A real coordinator (its own Postgres database, Redis prefix and embedded ClickHouse) gets the
- * console bench's rows (scripts/bench/console.ts: `rows` fetches over the last 24 h across
+ * console bench's rows (scripts/bench/console-rows.ts, as console.ts: `rows` fetches over the last 24 h across
  * 5,000 hosts, 100k a batch). Then, `runs` times each after a warm-up:
  * - each procedure a page asks first (overview `stats.get`, `stats.series` 15m, `auth.me`;
  *   hosts `hosts.list` {q:'', limit:100}; agents `agents.list`, `shards.list`) through its
@@ -24,7 +24,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { FetchRow } from '@crawler/analytics';
 import { loadConfig } from '@crawler/domain/config';
 import { createLogger } from '@crawler/adapters/log';
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
@@ -39,42 +38,7 @@ import { getStats } from '../../apps/coordinator/src/stats/get-stats';
 import { statsSeries } from '../../apps/coordinator/src/stats/stats-series';
 import { listAgents } from '../../apps/coordinator/src/agents/list-agents';
 import { listShards } from '../../apps/coordinator/src/shards/list-shards';
-
-const HOSTS = 5000;
-const STATUSES = [200, 200, 200, 200, 304, 301, 404, 503, 0] as const;
-
-// The same rows as scripts/bench/console.ts (kept in step by hand: that bench is the figure
-// this one explains).
-function fetchRows(count: number, offset: number, now: number, total: number): FetchRow[] {
-  return Array.from({ length: count }, (_, k) => {
-    const i = offset + k;
-    const status = STATUSES[i % STATUSES.length]!;
-    const host = `host${i % HOSTS}.example.com`;
-    return {
-      url_fp: ((BigInt(i) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn)
-        .toString(16)
-        .padStart(16, '0'),
-      url: `https://${host}/section/${i % 97}/article-${i}.html`,
-      host,
-      fetched_at: new Date(now - Math.floor(((total - i) / total) * 86_400_000)),
-      status,
-      error_code: status === 0 ? 'timeout' : '',
-      bytes: 20_000 + (i % 5000),
-      fetch_ms: 50 + (i % 900),
-      content_type: 'text/html; charset=utf-8',
-      content_hash: status === 200 ? (i % 200_000).toString(16).padStart(64, '0') : '',
-      depth: i % 8,
-      agent_id: `agent-${i % 4}`,
-      warc_key: '',
-      warc_offset: 0,
-      warc_length: 0,
-      redirect_to: status === 301 ? `https://${host}/moved/${i}` : '',
-      change: i < HOSTS * 97 ? 'new' : i % 3 === 0 ? 'changed' : 'unchanged',
-      simhash: (i % 700).toString(16).padStart(16, '0'),
-      duplicate_of: i % 50 === 0 ? `https://${host}/section/0/article-0.html` : '',
-    };
-  });
-}
+import { fetchRows } from './console-rows';
 
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)] ?? 0;

@@ -1,26 +1,19 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlerError } from '@crawler/domain/errors';
-import { createLogger } from '@crawler/adapters/log';
-import { asAppError, AppError } from './app-error';
-import { createApiServer } from './http-server';
-import type { Services } from './services';
+import { asAppError, AppError } from '../src/api/app-error';
+import { startAuthKit, type AuthKit } from './auth-kit';
 
-// Stable codes over both transports, checked on calls that are refused before any store is
-// touched (so the services can be a stub): tRPC answers carry `data.appCode`, REST `error.code`.
-const services = {
-  config: { CONSOLE_SECRET: undefined },
-  log: createLogger('error-codes', 'silent'),
-} as unknown as Services;
-const server = createApiServer(services);
+// Stable codes over both transports, against a real coordinator (Postgres, Redis, ClickHouse):
+// tRPC answers carry `data.appCode`, REST `error.code`.
+let kit: AuthKit;
 let base = '';
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  kit = await startAuthKit('error-codes');
+  base = kit.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await kit?.stop();
 });
 
 async function call(method: string, path: string, body?: unknown, csrf = false) {
