@@ -192,6 +192,12 @@ export class CrawlAgent {
     const blockRules = new LiveBlockRules({ redis, prefix: config.REDIS_PREFIX, log });
     await blockRules.start(BLOCK_RULES_REFRESH_MS);
     const stopper = new AbortController();
+    const leases = new LeaseKeeper(frontier, [telemetry, pages], {
+      requestMs: config.FETCH_TOTAL_TIMEOUT_MS,
+      renewEveryMs: renewEveryMs(config),
+      log,
+    });
+    leases.watch(redis);
     holder.agent = new CrawlAgent(
       {
         config,
@@ -213,11 +219,7 @@ export class CrawlAgent {
         blockRules,
         sitemaps: new SitemapState(redis, frontier),
         quality: new HostQualityTracker(redis, frontier, qualityLimitsFrom(config), log),
-        leases: new LeaseKeeper(frontier, [telemetry, pages], {
-          requestMs: config.FETCH_TOTAL_TIMEOUT_MS,
-          renewEveryMs: renewEveryMs(config),
-          log,
-        }),
+        leases,
         log,
         counters,
         parsePool: createParsePool({

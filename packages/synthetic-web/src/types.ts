@@ -119,7 +119,11 @@ export interface RequestLogEntry {
   conditional: boolean;
   /** Start time, float ms (performance.timeOrigin + performance.now()). */
   startMs: number;
-  /** Time of the response 'close' event (finished or aborted), float ms, same clock as startMs. */
+  /**
+   * When the answer ended, float ms, same clock as startMs: the moment its last byte went to the
+   * kernel where res.end() flushed it at once, else the response's 'close' event (finished or
+   * aborted).
+   */
   endMs: number;
   /** Requests to this host open when this one began, including itself. */
   inflightAtStart: number;

@@ -32,14 +32,14 @@ export async function ensureRobots(
   pacer: HostPacer,
   depth = 0,
   /** False when no request may start now (the lease is not surely alive long enough). */
-  mayStart: () => boolean = () => true,
+  mayStart: () => boolean | Promise<boolean> = () => true,
 ): Promise<RobotsState | AddressRefused | null> {
   const cached = await r.robots.cached(origin);
   if (cached) return cached.state;
   let url = `${origin}/robots.txt`;
   for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
     await pacer.wait(r.stop);
-    if (r.stop.aborted || !mayStart()) return null;
+    if (r.stop.aborted || !(await mayStart())) return null;
     const fetchedAt = new Date();
     const base = { urlFp: urlFingerprint(url), url, host, depth: 0, fetchedAt };
     const started = performance.now();

@@ -121,6 +121,43 @@ describe('LeaseKeeper', () => {
     }
   });
 
+  it('after the connection drops, starts nothing until the frontier confirms the lease again', async () => {
+    // A Redis that restarts on an AOF missing its last second has forgotten leases granted in
+    // that second; the host may be leased again at once. Stand-in for the forgetting: the
+    // lease is released over another connection while the keeper's connection is down.
+    const own = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const f = frontier(own, 60_000);
+    const keeper = new LeaseKeeper(f, [], { requestMs: 100, renewEveryMs: 60_000, log });
+    keeper.watch(own);
+    const dropConnection = async (meanwhile?: () => Promise<unknown>) => {
+      const id = Number(await own.client('ID'));
+      const back = new Promise<void>((resolve) => own.once('ready', () => resolve()));
+      await redis.client('KILL', 'ID', String(id));
+      await meanwhile?.();
+      await back;
+    };
+    try {
+      const [lease, askedAt] = await leaseOne(f, 'reconnected.test', 2);
+      keeper.hold(lease, askedAt);
+      expect(keeper.mayStart(lease)).toBe(true);
+      await dropConnection();
+      expect(keeper.mayStart(lease)).toBe(false); // unconfirmed: no request may start
+      expect(await keeper.mayStartConfirmed(lease)).toBe(true); // the renewal confirmed it
+      expect(keeper.mayStart(lease)).toBe(true);
+      keeper.release(lease);
+
+      const [gone, at2] = await leaseOne(f, 'forgotten.test', 2);
+      keeper.hold(gone, at2);
+      await dropConnection(() => f.releaseLeasesOf('agent-1'));
+      expect(await keeper.mayStartConfirmed(gone)).toBe(false);
+      expect(keeper.counts.lost).toBe(1);
+      keeper.release(gone);
+    } finally {
+      await keeper.stop();
+      own.disconnect();
+    }
+  });
+
   it('writes progress marks only once their outputs are in Redis; a reclaim keeps them', async () => {
     const f = frontier(redis, 400);
     const outputs = gate();

@@ -1,5 +1,7 @@
 import type { Frontier, HostLease } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { Cluster } from 'ioredis';
 
 /** What has to be in Redis before a URL is recorded as done: its telemetry row and its page. */
 export interface SettledOutputs {
@@ -25,10 +27,18 @@ interface Held {
   aliveUntil: number;
   /** The frontier no longer knows the lease as current (reclaimed, released). */
   lost: boolean;
+  /**
+   * The connection generation in which the frontier last confirmed the lease (granted or
+   * renewed it). A lease confirmed before the connection dropped may be gone: Redis may have
+   * restarted on an AOF that misses its last second of writes.
+   */
+  confirmedIn: number;
 }
 
 /** Margin kept between a request's latest end and the lease's deadline (ms). */
 const DEADLINE_MARGIN_MS = 1000;
+/** Pause between two renewals that try to confirm a lease after a reconnection (ms). */
+const CONFIRM_RETRY_MS = 100;
 
 /**
  * Keeps the agent's open leases alive and records their progress, so that an agent that dies
@@ -38,6 +48,10 @@ const DEADLINE_MARGIN_MS = 1000;
  *   starts only while the lease is surely alive for the request's longest life (`mayStart`),
  *   so when renewals fail (Redis away) the agent stops starting requests before the lease can
  *   expire and be leased elsewhere: politeness holds across a reclaim.
+ * - **Reconnection**: when the Redis connection drops (`connectionLost`), every open lease is
+ *   unconfirmed until a renewal sent after the drop answers for it: Redis may have restarted on
+ *   an AOF without its last second of writes, leases granted in that second included, and the
+ *   host may already be leased again. `mayStartConfirmed` waits for that renewal.
  * - **Progress**: `done(lease, i)` marks URL i of the batch done. Marks are written in small
  *   batches once the outputs they depend on (telemetry rows, pages) are in Redis — links are
  *   already written before a URL counts as processed.
@@ -54,6 +68,8 @@ export class LeaseKeeper {
   private fetching = 0;
   /** Marks not yet written. */
   private unwritten = 0;
+  /** Bumped each time the Redis connection drops. */
+  private generation = 0;
   /** Marks written; leases renewed or found lost (for the summary and tests). */
   readonly counts = { marksWritten: 0, renewals: 0, lost: 0 };
 
@@ -84,7 +100,26 @@ export class LeaseKeeper {
 
   /** Takes a lease in hand; `askedAt` is when the lease call was sent (performance.now()). */
   hold(lease: HostLease, askedAt: number): void {
-    this.held.set(lease.leaseId, { lease, aliveUntil: askedAt + lease.ttlMs, lost: false });
+    this.held.set(lease.leaseId, {
+      lease,
+      aliveUntil: askedAt + lease.ttlMs,
+      lost: false,
+      confirmedIn: this.generation,
+    });
+  }
+
+  /**
+   * The Redis connection dropped: the open leases need confirming again before another request
+   * starts (see the class comment). Wired to the client's `close` (a cluster's `-node`).
+   */
+  connectionLost(): void {
+    this.generation++;
+  }
+
+  /** Calls `connectionLost` whenever the frontier's connection drops (on a cluster, any node's). */
+  watch(redis: RedisClient): void {
+    redis.on('close', () => this.connectionLost());
+    if (redis instanceof Cluster) redis.on('-node', () => this.connectionLost());
   }
 
   /** The lease ended (completed, failed): no more renewal. */
@@ -98,8 +133,27 @@ export class LeaseKeeper {
    */
   mayStart(lease: HostLease): boolean {
     const h = this.held.get(lease.leaseId);
-    if (!h || h.lost) return false;
-    return performance.now() + this.o.requestMs + DEADLINE_MARGIN_MS <= h.aliveUntil;
+    return h !== undefined && h.confirmedIn === this.generation && this.aliveLongEnough(h);
+  }
+
+  /**
+   * mayStart, after confirming first a lease that the connection dropped under: renews until the
+   * frontier answers for it over the new connection (true if current and alive long enough),
+   * finds it lost, or it is no longer surely alive long enough (false).
+   */
+  async mayStartConfirmed(lease: HostLease): Promise<boolean> {
+    for (;;) {
+      const h = this.held.get(lease.leaseId);
+      if (!h || !this.aliveLongEnough(h)) return false;
+      if (h.confirmedIn === this.generation) return true;
+      await this.renewAll();
+      if (this.held.get(lease.leaseId)?.confirmedIn !== this.generation)
+        await new Promise((resolve) => setTimeout(resolve, CONFIRM_RETRY_MS));
+    }
+  }
+
+  private aliveLongEnough(h: Held): boolean {
+    return !h.lost && performance.now() + this.o.requestMs + DEADLINE_MARGIN_MS <= h.aliveUntil;
   }
 
   /** Brackets one request (for `inFlight`). */
@@ -205,14 +259,20 @@ export class LeaseKeeper {
     const held = [...this.held.values()];
     if (held.length === 0) return;
     const askedAt = performance.now();
+    const generation = this.generation;
     try {
       const deadlines = await this.frontier.renew(held.map((h) => h.lease));
+      // An answer that may have come over a connection since dropped confirms nothing.
+      const confirms = generation === this.generation;
       held.forEach((h, i) => {
         const d = deadlines[i];
         if (d === null) {
           if (!h.lost) this.counts.lost++;
           h.lost = true;
-        } else if (d !== undefined) h.aliveUntil = askedAt + h.lease.ttlMs;
+        } else if (d !== undefined) {
+          h.aliveUntil = askedAt + h.lease.ttlMs;
+          if (confirms) h.confirmedIn = generation;
+        }
         // undefined: its shard did not answer; the lease lives until its known deadline.
       });
       this.counts.renewals++;

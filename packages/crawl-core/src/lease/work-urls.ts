@@ -39,7 +39,8 @@ export async function workUrls(
   const run: LeaseRun = { processed: 0, failure: null, extraDelayMs: 0, remainingMs: 0, paceMs: 0 };
   // The live policy is pushed to the agent, so checking it before every request costs nothing.
   const blocked = () => r.policies.get(lease.host)?.blocked === true;
-  const mayStart = () => r.leases.mayStart(lease);
+  // After a Redis reconnection the lease is confirmed again before a request starts.
+  const mayStart = () => r.leases.mayStartConfirmed(lease);
   const done = new Array<boolean>(n).fill(false);
   const finish = (i: number): void => {
     done[i] = true;
@@ -116,7 +117,8 @@ export async function workUrls(
     // A drain (SIGTERM) that began during the wait starts no new request, nor does a lease that
     // is not surely alive for the request's whole life (renewals failing). An operator's block
     // applies at once, even in the middle of a lease.
-    if (r.stop.aborted || blocked() || performance.now() > stopAt || !mayStart()) return false;
+    if (r.stop.aborted || blocked() || performance.now() > stopAt || !(await mayStart()))
+      return false;
     // Another connection took the URL this turn was for: the next one may need robots.txt first.
     const robots = robotsOf.get(origins[next]!);
     if (!robots || robots instanceof Promise) return true;

@@ -31,7 +31,7 @@ export async function probeSoft404(
   robots: RobotsState,
   pacer: HostPacer,
   /** False when no request may start now (the lease is not surely alive long enough). */
-  mayStart: () => boolean = () => true,
+  mayStart: () => boolean | Promise<boolean> = () => true,
 ): Promise<boolean> {
   const quality = r.quality.get(host);
   if (!r.config.QUALITY_SOFT404_PROBE || !quality?.needsProbe()) return true;
@@ -41,7 +41,7 @@ export async function probeSoft404(
     return true;
   }
   await pacer.wait(r.stop);
-  if (r.stop.aborted || !mayStart()) return false;
+  if (r.stop.aborted || !(await mayStart())) return false;
   const fetchedAt = new Date();
   const base = { urlFp: urlFingerprint(url), url, host, depth: 0, fetchedAt };
   const started = performance.now();

@@ -45,7 +45,8 @@ export class RequestLog {
   }
 
   /**
-   * Opens the entry of a request; it completes (endMs, aborted) at the response's 'close' event.
+   * Opens the entry of a request; it completes (endMs, aborted) at the response's 'close' event,
+   * with endMs the time the answer's last byte was handed to the kernel where that is known.
    * @param host normalized Host header.
    * @param port the web's port (for the absolute url).
    */
@@ -75,8 +76,19 @@ export class RequestLog {
       inflightAtStart: inflight,
       aborted: false,
     };
+    // The end is when the last byte went to the kernel: right after res.end() when the socket
+    // took it all at once (small answers), else at 'close'. 'close' alone runs behind by as long
+    // as this server's event loop is busy after the write (tens of ms on a loaded machine),
+    // which would make a gap the crawler kept look shorter than it was.
+    let sentMs: number | undefined;
+    const end = res.end.bind(res);
+    res.end = ((...args: Parameters<ServerResponse['end']>) => {
+      const returned = end(...args);
+      if (res.writableFinished) sentMs ??= nowMs();
+      return returned;
+    }) as ServerResponse['end'];
     res.on('close', () => {
-      entry.endMs = nowMs();
+      entry.endMs = sentMs ?? nowMs();
       entry.aborted = !res.writableFinished;
       const left = (this.inflight.get(host) ?? 1) - 1;
       if (left <= 0) this.inflight.delete(host);
