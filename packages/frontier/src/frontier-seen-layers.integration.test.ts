@@ -82,7 +82,8 @@ for (const backend of backends) {
       let added = 0;
       for (let i = 0; i < inserted.length; i += 5000)
         added += await f.markSeen(asEntries(inserted.slice(i, i + 5000)));
-      expect(added).toBeGreaterThan(inserted.length * 0.99); // the rest: false positives on add
+      // The rest: false positives on add, which the target bounds.
+      expect(added).toBeGreaterThan(inserted.length * (1 - target));
 
       const layers = await f.urls.seenSet.layers(0);
       const layer0 = { capacity: layers[0]!.capacity, hashes: 7 };
@@ -127,8 +128,8 @@ for (const backend of backends) {
     it('takes a filter written before layers existed as its layer 0', async () => {
       const f = make({ seen: { mode: 'bloom', expectedUrls: 2000 } });
       const { bloomBits: m, bloomHashes: k } = f;
-      const old = freshFps(2000);
-      // The single filter of earlier releases, filled to its sizing (beyond layer 0's capacity).
+      const old = freshFps(2200);
+      // The single filter of earlier releases, filled past its sizing (layer 0's capacity).
       const pipe = redis().pipeline();
       for (const fp of old)
         for (const p of legacyPositions(fp, m, k)) pipe.setbit(f.keys.seen(0), p, 1);
@@ -140,8 +141,8 @@ for (const backend of backends) {
       expect(await f.markSeen(asEntries(freshFps(1)))).toBe(1);
       const layers: SeenLayer[] = await f.urls.seenSet.layers(0);
       expect(layers).toHaveLength(2);
-      expect(layers[0]!.urls).toBeGreaterThan(2000 * 0.95);
-      expect(layers[0]!.urls).toBeLessThan(2000 * 1.05);
+      expect(layers[0]!.urls).toBeGreaterThan(2200 * 0.95);
+      expect(layers[0]!.urls).toBeLessThan(2200 * 1.05);
       expect(layers[1]).toMatchObject({ urls: 1 });
       expect((await f.seenBatch(asEntries(old))).every(Boolean)).toBe(true);
       expect(await f.markSeen(asEntries(old))).toBe(0);

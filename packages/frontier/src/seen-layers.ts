@@ -37,9 +37,14 @@ export function bloomBits(n: number, k: number, p: number): number {
   return Math.ceil((-k * n) / Math.log(1 - p ** (1 / k)));
 }
 
-/** The default target: the rate of the configured geometry at its sizing (10 bits, 7 hashes: 0.82%). */
+/**
+ * The default target: twice the configured geometry's rate at its sizing (10 bits, 7 hashes:
+ * 2 × 0.82%). Layer 0 is allowed half the target, so it is exactly the configured filter — the
+ * same memory and the same rate as a single filter up to `FRONTIER_EXPECTED_URLS` — and the
+ * layers opened past the sizing add at most as much again.
+ */
 export function defaultSeenFpTarget(bitsPerUrl: number, hashes: number): number {
-  return bloomFalsePositiveRate(1, bitsPerUrl, hashes);
+  return 2 * bloomFalsePositiveRate(1, bitsPerUrl, hashes);
 }
 
 /** The false-positive bound of layer i under target P. */
