@@ -47,29 +47,31 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   try {
     // URLs like a crawl's: ~60 characters, `nUrls / nHosts` per host, arriving host by host as
     // links discovered on a host's pages do (mostly same-host), so a batch of 1,000 holds ~100 hosts.
-    console.error(`generating ${nUrls} URLs over ${nHosts} hosts`);
+    // Generated batch by batch (10M URLs held at once would take gigabytes of the bench's heap).
+    console.error(`enqueue ${nUrls} URLs over ${nHosts} hosts`);
     const perHost = Math.ceil(nUrls / nHosts);
-    const urls: EnqueueUrl[] = [];
-    for (let i = 0; i < nUrls; i++) {
-      const h = Math.floor(i / perHost);
-      const host = `host${h}.example.com`;
+    const urlAt = (i: number): EnqueueUrl => {
+      const host = `host${Math.floor(i / perHost)}.example.com`;
       const url = `https://${host}/articles/${i % perHost}/page-${i}.html`;
-      urls.push({ url, urlFp: fp(url), host, depth: 1, source: 'link' });
-    }
+      return { url, urlFp: fp(url), host, depth: 1, source: 'link' };
+    };
     const memBefore = await usedMemory(redis);
 
     // 1. Enqueue in batches of 1,000, with 10% of every batch repeated (dedupe on the path).
-    console.error('enqueue');
-    const batches: EnqueueUrl[][] = [];
-    for (let i = 0; i < urls.length; i += 1000) {
-      const batch = urls.slice(i, i + 1000);
-      batches.push(batch.concat(batch.slice(0, 100)));
-    }
+    const nBatches = Math.ceil(nUrls / 1000);
+    const batchAt = (b: number): EnqueueUrl[] => {
+      const batch: EnqueueUrl[] = [];
+      for (let i = b * 1000; i < Math.min(nUrls, (b + 1) * 1000); i++) batch.push(urlAt(i));
+      return batch.concat(batch.slice(0, 100));
+    };
     let t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const redisCpu0 = await redisCpuS(redis);
     let accepted = 0;
-    await pool(batches, concurrency, async (b) => {
+    let offered = 0;
+    await pool(nBatches, concurrency, async (i) => {
+      const b = batchAt(i);
+      offered += b.length;
       const r = await frontier.enqueue(b);
       accepted += r.accepted;
     });
@@ -77,7 +79,6 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     const cpu = process.cpuUsage(cpu0);
     const enqueueRedisCpuS = (await redisCpuS(redis)) - redisCpu0;
     const enqueueClientCpuS = (cpu.user + cpu.system) / 1e6;
-    const offered = batches.reduce((a, b) => a + b.length, 0);
     // Redis memory is measured once the spiller has copied the overflow out (as it does live).
     await spill?.drainOverflow();
     const stats = await frontier.stats();
@@ -214,11 +215,12 @@ async function usedMemory(redis: RedisClient): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
-async function pool<T>(items: T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
+/** Runs fn(0 … count − 1), n at a time. */
+async function pool(count: number, n: number, fn: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: n }, async () => {
-      while (next < items.length) await fn(items[next++]!);
+      while (next < count) await fn(next++);
     }),
   );
 }
