@@ -30,6 +30,9 @@ import { Supervisor } from './supervise.mjs';
 
 const demo = process.argv.includes('--demo');
 const env = { ...process.env };
+// The system always runs a coordinator here, whose pump spills what a host's head cannot hold to
+// Postgres and refills it: bound the heads (docs/CONFIGURATION.md, FRONTIER_HEAD_MAX).
+env.FRONTIER_HEAD_MAX ??= '256';
 
 // Agent processes on this machine (same bounds as packages/domain/src/config): half the cores,
 // at least one. One agent at full speed keeps about 1.5 cores busy (its event loop and its

@@ -90,6 +90,13 @@ export class CrawlAgent {
     // The frontier lives in Redis: refuse one that persists nothing or evicts keys.
     await checkRedisDurability(redis, { volatileOk: config.REDIS_VOLATILE_OK, log });
     const frontier = await openFrontier(config, redis);
+    // Bounded heads need a coordinator's spill pump (its lock says one runs); without one, URLs
+    // past a host's head wait in Redis.
+    if (frontier.spill.enabled && !(await redis.exists(frontier.keys.spillLock())))
+      log.warn(
+        { headMax: config.FRONTIER_HEAD_MAX },
+        'heads are bounded but no coordinator spills and refills them yet: URLs past a head wait in Redis until one runs',
+      );
     const http = new HttpClient({
       userAgent: config.userAgent,
       connectTimeoutMs: config.FETCH_CONNECT_TIMEOUT_MS,
