@@ -124,13 +124,14 @@ export class SpillPump {
   /**
    * One round over every shard, up to `parallel` shards at a time (default 64; shards share no
    * state). A shard that fails does not stop the others; the first failure is thrown at the end.
+   * No shard starts once `stop()` says true (the pump's lock is no longer surely held).
    */
-  async round(): Promise<SpillRound> {
+  async round(stop: () => boolean = () => false): Promise<SpillRound> {
     const out: SpillRound = { spilled: 0, refilled: 0 };
     const errors: unknown[] = [];
     let next = 0;
     const worker = async () => {
-      for (let s = next++; s < this.spill.shards; s = next++) {
+      for (let s = next++; s < this.spill.shards && !stop(); s = next++) {
         try {
           const r = await this.workShard(s);
           out.spilled += r.spilled;

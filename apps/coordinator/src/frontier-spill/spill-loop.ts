@@ -5,6 +5,14 @@ import pg from 'pg';
 
 /** How long the pump's lock lives unless renewed (ms): another coordinator takes over after it. */
 const LOCK_MS = 30_000;
+/** How often the lock is renewed while a round runs (ms). */
+const RENEW_MS = LOCK_MS / 6;
+/**
+ * A pump whose lock was last renewed longer ago than this starts no further shard (ms): by the
+ * time the lock can expire and another coordinator take it, this one has stopped (its shard in
+ * hand is bounded by one spill and one refill batch), so two pumps never claim the same rows.
+ */
+const FENCE_MS = LOCK_MS / 2;
 
 /**
  * Runs the frontier's spiller and refiller (SpillPump) while heads are bounded
@@ -17,6 +25,8 @@ export class FrontierSpillLoop {
   private readonly pool: pg.Pool;
   private readonly spill: FrontierSpill;
   private readonly pump: SpillPump;
+  /** When the lock was last taken or renewed (performance.now()). */
+  private lockedAt = -Infinity;
   /** Spilled (copied to Postgres) and refilled URLs since start, for metrics. */
   readonly totals = { spilled: 0, refilled: 0 };
 
@@ -55,13 +65,34 @@ export class FrontierSpillLoop {
     this.spill.close();
   }
 
+  /** Takes or renews the pump's lock; true while this coordinator holds it. */
   private async holdLock(): Promise<boolean> {
     const { redis, frontier, owner } = this.deps;
     const key = frontier.keys.spillLock();
-    if ((await redis.set(key, owner, 'PX', LOCK_MS, 'NX')) === 'OK') return true;
-    if ((await redis.get(key)) !== owner) return false;
-    await redis.pexpire(key, LOCK_MS);
-    return true;
+    const askedAt = performance.now();
+    let held = (await redis.set(key, owner, 'PX', LOCK_MS, 'NX')) === 'OK';
+    if (!held && (await redis.get(key)) === owner) held = (await redis.pexpire(key, LOCK_MS)) === 1;
+    this.lockedAt = held ? askedAt : -Infinity;
+    return held;
+  }
+
+  /** True once the lock is no longer surely this coordinator's (see FENCE_MS). */
+  private fenced(): boolean {
+    return this.stopped || performance.now() - this.lockedAt > FENCE_MS;
+  }
+
+  /** One round under the lock, renewing it meanwhile; shards stop starting once fenced. */
+  private async lockedRound(): Promise<{ spilled: number; refilled: number }> {
+    const renew = setInterval(() => {
+      this.holdLock().catch((err: unknown) =>
+        this.deps.log.warn({ err }, 'frontier spill: lock renewal failed'),
+      );
+    }, RENEW_MS);
+    try {
+      return await this.pump.round(() => this.fenced());
+    } finally {
+      clearInterval(renew);
+    }
   }
 
   private async loop(everyMs: number): Promise<void> {
@@ -70,7 +101,7 @@ export class FrontierSpillLoop {
       let idle = true;
       try {
         if (await this.holdLock()) {
-          const r = await this.pump.round();
+          const r = await this.lockedRound();
           this.totals.spilled += r.spilled;
           this.totals.refilled += r.refilled;
           idle = r.spilled === 0 && r.refilled === 0;
