@@ -15,6 +15,7 @@ import { createDb } from './db/prisma';
 import { Store } from './db/store';
 import { PagesIngest } from './feed/ingest-pages';
 import { GenerationWatch } from './frontier-rebuild/watch-generation';
+import { stopShardMoves } from './shards/move-shard';
 import { TelemetryIngest } from './telemetry/ingest-telemetry';
 import { RecrawlStore } from './recrawl/recrawl-store';
 import { RecrawlSweeper } from './recrawl/recrawl-sweeper';
@@ -128,7 +129,11 @@ export class Coordinator {
     );
     await ingest.start();
     if (config.RECRAWL_SWEEP_EVERY_MS > 0)
-      await sweeper.start(config.REDIS_URL, config.REDIS_PREFIX, config.RECRAWL_SWEEP_EVERY_MS);
+      await sweeper.start(
+        { url: config.REDIS_URL, cluster: config.REDIS_CLUSTER },
+        config.REDIS_PREFIX,
+        config.RECRAWL_SWEEP_EVERY_MS,
+      );
     const feedRedis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
     const nearDups = new NearDupIndex(redis, config.REDIS_PREFIX, config.DEDUPE_NEAR_DISTANCE, {
       bucketSize: config.DEDUPE_NEAR_BUCKET_SIZE,
@@ -210,6 +215,8 @@ export class Coordinator {
   }
 
   async stop(): Promise<void> {
+    // A shard move stops between two rounds of keys (its POST then answers `interrupted`).
+    await stopShardMoves(this.services.redis);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await this.generation.stop();

@@ -57,3 +57,16 @@ export function nearDupRecordKeys(prefix: string, shard: string): CappedHashKeys
 export function simhashBucketKey(prefix: string, band: number, simhash: string): string {
   return `${prefix}:simband:{${band}:${simhash.slice(band * 4, band * 4 + 4)}}`;
 }
+
+/**
+ * The keys of shard moves (`<prefix>:{shard-moves}:…`): a hash tag of their own, whose slot no
+ * frontier shard's tag (`{0}` … `{4095}`) hashes to, so they never move with a shard they record.
+ * `lock(slot)` is held by the coordinator moving that slot; `records` maps shard → its latest
+ * move (JSON).
+ */
+export function shardMoveKeys(prefix: string): { lock: (slot: number) => string; records: string } {
+  return {
+    lock: (slot) => `${prefix}:{shard-moves}:lock:${slot}`,
+    records: `${prefix}:{shard-moves}:records`,
+  };
+}

@@ -101,7 +101,7 @@ export async function startAuthKit(
     async stop() {
       await db.end();
       await coordinator.stop();
-      const redis = await connectRedis(env.config.REDIS_URL);
+      const redis = await connectRedis(env.config.REDIS_URL, { cluster: env.config.REDIS_CLUSTER });
       await deleteKeysWithPrefix(redis, env.config.REDIS_PREFIX);
       redis.disconnect();
       await env.cleanup();

@@ -11,6 +11,7 @@ export type AuditAction =
   | 'settings.update'
   | 'deadLetters.requeue'
   | 'agents.releaseLeases'
+  | 'shards.move'
   | 'frontier.rebuild'
   | 'users.create'
   | 'users.update'

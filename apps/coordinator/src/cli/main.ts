@@ -8,6 +8,7 @@ import { formatRefusals, oneShotCrawl } from './one-shot-crawl';
 import { apiCall } from './api-call';
 import { ACCOUNT_USAGE, auditCommand, tokensCommand, usersCommand } from './account-commands';
 import { BLOCK_PATTERN_USAGE, blockPatternCommand } from './block-pattern-command';
+import { SHARDS_USAGE, shardsCommand } from './shard-commands';
 import { print, UsageError } from './cli-output';
 
 const USAGE = `crawler — a polite web crawler
@@ -36,6 +37,7 @@ ${BLOCK_PATTERN_USAGE}
   crawler frontier rebuild          (admin) re-create the frontier in Redis from Postgres and
                                     ClickHouse after Redis lost it: seeds, policies, known URLs,
                                     re-crawl schedule; idempotent. Prints what it restored
+${SHARDS_USAGE}
 ${ACCOUNT_USAGE}
 
 The API is COORDINATOR_URL (default http://127.0.0.1:4000). API commands send the token in
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'dead-letters')
     return deadLetters(sub === 'requeue', argv.slice(sub === 'requeue' ? 2 : 1));
   if (command === 'frontier' && sub === 'rebuild') return frontierRebuild();
+  if (command === 'shards') return shardsCommand(sub, argv.slice(2));
   if (command === 'tokens') return tokensCommand(sub, argv.slice(2));
   if (command === 'users') return usersCommand(sub, argv.slice(2));
   if (command === 'audit') return auditCommand(argv.slice(1));

@@ -1,12 +1,19 @@
 import { Queue, Worker } from 'bullmq';
 import type { Frontier } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
+import { bullmqConnection, closeBullmqConnection, type RedisClient } from '@crawler/adapters/redis';
 import { bullPrefix } from '../keys';
 import type { RecrawlStore } from './recrawl-store';
 
 export interface SweepResult {
   enqueued: number;
   due: number;
+}
+
+/** Where BullMQ finds Redis: `REDIS_URL`, and whether it names a Redis Cluster's node. */
+export interface SweepRedis {
+  url: string;
+  cluster: boolean;
 }
 
 /**
@@ -18,6 +25,7 @@ export interface SweepResult {
 export class RecrawlSweeper {
   private queue: Queue | null = null;
   private worker: Worker | null = null;
+  private connection: RedisClient | null = null;
   private everyMs = 0;
 
   constructor(
@@ -43,15 +51,26 @@ export class RecrawlSweeper {
 
   /**
    * Schedules the sweep every `everyMs` on BullMQ and works it. BullMQ's keys share one hash tag
-   * (`{prefix:bull}`), as it needs on a Redis Cluster.
+   * (`{prefix:bull}`), and on a Redis Cluster its connection is a cluster client, so they live in
+   * one slot whichever node owns it (`bullmqConnection`). Its connections are named
+   * `{prefix:bull}…` in `CLIENT LIST`.
    */
-  async start(redisUrl: string, prefix: string, everyMs: number): Promise<void> {
-    const opts = { connection: redisOptions(redisUrl), prefix: bullPrefix(prefix) };
+  async start(redis: SweepRedis, prefix: string, everyMs: number): Promise<void> {
+    const name = bullPrefix(prefix);
+    this.connection = bullmqConnection(redis.url, { cluster: redis.cluster, name });
+    const opts = { connection: this.connection, prefix: name };
     this.queue = new Queue('recrawl', opts);
+    this.queue.on('error', (err) => this.log.warn({ err }, 're-crawl queue error'));
     this.everyMs = everyMs;
-    await this.reschedule();
+    try {
+      await this.reschedule();
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
     this.worker = new Worker('recrawl', async () => this.sweep(), { ...opts, concurrency: 1 });
     this.worker.on('failed', (_job, err) => this.log.warn({ err }, 're-crawl sweep failed'));
+    this.worker.on('error', (err) => this.log.warn({ err }, 're-crawl worker error'));
   }
 
   /** (Re)creates the job scheduler: it lives in Redis, so it is gone when Redis was emptied. */
@@ -64,21 +83,13 @@ export class RecrawlSweeper {
     );
   }
 
+  /** Closes the worker (after its running sweep), the queue and their connection. */
   async stop(): Promise<void> {
     await this.worker?.close();
     await this.queue?.close();
+    if (this.connection) await closeBullmqConnection(this.connection);
+    this.worker = null;
+    this.queue = null;
+    this.connection = null;
   }
-}
-
-/** BullMQ connection options from a redis:// URL (workers need maxRetriesPerRequest: null). */
-function redisOptions(url: string) {
-  const u = new URL(url);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    db: Number(u.pathname.slice(1) || 0),
-    maxRetriesPerRequest: null,
-  };
 }

@@ -3,6 +3,7 @@ import type { RedisClient } from '@crawler/adapters/redis';
 import { Cluster } from 'ioredis';
 import type { FleetRepository } from '../db/fleet-repository';
 import { listShardsInput, type ShardView } from './list-shards.types';
+import { shardMoveStoreOf } from './shard-move-store';
 
 /** The node serving a key: the cluster's slot owner, or the one server. */
 export async function nodeOf(redis: RedisClient, key: string): Promise<string | null> {
@@ -28,11 +29,13 @@ export async function listShards(
   const first = input.cursor === undefined ? 0 : input.cursor + 1;
   const last = Math.min(f.shards, first + input.limit);
   const recorded = new Map((await deps.store.fleet.shardMap()).map((r) => [r.shard, r]));
+  const shown = Array.from({ length: Math.max(0, last - first) }, (_, i) => first + i);
+  const moves = await shardMoveStoreOf(redis, f.keys.prefix).read(shown);
   const items = await Promise.all(
     Array.from({ length: Math.max(0, last - first) }, async (_, i) => {
       const s = first + i;
-      const [[hosts, queued], ready, leases, dead, node] = await Promise.all([
-        redis.hmget(f.keys.stats(s), 'hosts', 'queued'),
+      const [[hosts, queued, moving], ready, leases, dead, node] = await Promise.all([
+        redis.hmget(f.keys.stats(s), 'hosts', 'queued', 'moving'),
         redis.zcount(f.keys.ready(s), '-inf', now),
         redis.zcount(f.keys.leases(s), now, '+inf'),
         redis.llen(f.keys.dead(s)),
@@ -50,6 +53,8 @@ export async function listShards(
           node !== null && recorded.get(s)?.node === node
             ? recorded.get(s)!.since.toISOString()
             : null,
+        frozen: moving === '1',
+        move: moves.get(s) ?? null,
       };
     }),
   );

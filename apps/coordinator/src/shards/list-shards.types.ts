@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { shardMoveRecord } from './move-shard.types';
 
 /** `GET /v1/shards` and `shards.list`: logical frontier shards in order. */
 export const listShardsInput = z
@@ -21,6 +22,10 @@ export const shardView = z.object({
   node: z.string().nullable(),
   /** Since when that node serves the shard, as the shard map in Postgres recorded it. */
   node_since: z.string().nullable(),
+  /** Frozen for a move (`crawler shards move`): its scripts refuse work until it is thawed. */
+  frozen: z.boolean(),
+  /** The shard's latest move (GET /v1/shards/{shard}/move), or null if it never moved. */
+  move: shardMoveRecord.nullable(),
 });
 
 export const listShardsOutput = z.object({

@@ -1,6 +1,6 @@
 import { ServerUnavailableError } from '@crawler/domain/errors';
 import { redactUrl } from '../log';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis, type ClusterNode, type ClusterOptions } from 'ioredis';
 
 /** A single Redis or a Redis Cluster: every frontier script touches one slot, so both work. */
 export type RedisClient = Redis | Cluster;
@@ -28,26 +28,12 @@ export async function connectRedis(
   const common = { enableAutoPipelining: true, lazyConnect: true, connectTimeout: 3000 };
   let client: RedisClient;
   if (opts.cluster) {
-    // Read the URL the way ioredis reads it for a single node: ACL user and password
-    // percent-decoded, IPv6 without brackets, TLS for rediss://. Every node gets the same options.
-    const u = new URL(url);
-    client = new Cluster(
-      [{ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 6379) }],
-      {
-        ...common,
-        // ioredis follows MOVED/ASK/TRYAGAIN only when every command of an auto-pipeline got the
-        // same reply; a MOVED among other results goes to the caller and refreshes nothing, so a
-        // client whose calls span nodes (Frontier.stats(), lease waves) kept asking the old
-        // owner after a slot moved. A periodic refresh bounds that to about a second.
-        slotsRefreshInterval: 1000,
-        redisOptions: {
-          connectTimeout: 3000,
-          username: decodeURIComponent(u.username) || undefined,
-          password: decodeURIComponent(u.password) || undefined,
-          ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-        },
-      },
-    );
+    const seed = clusterSeed(url);
+    client = new Cluster(seed.nodes, {
+      ...common,
+      ...seed.options,
+      redisOptions: { ...seed.options.redisOptions, connectTimeout: 3000 },
+    });
   } else {
     client = new Redis(url, {
       ...common,
@@ -71,4 +57,29 @@ export async function connectRedis(
     clearTimeout(timer);
   }
   return client;
+}
+
+/**
+ * How every client of a Redis Cluster reaches it from one node's URL (`connectRedis`, BullMQ's
+ * connection): the seed node and the options they share. The URL is read the way ioredis reads
+ * it for a single node: ACL user and password percent-decoded, IPv6 without brackets, TLS for
+ * rediss://. Every node gets the same options.
+ */
+export function clusterSeed(url: string): { nodes: ClusterNode[]; options: ClusterOptions } {
+  const u = new URL(url);
+  return {
+    nodes: [{ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 6379) }],
+    options: {
+      // ioredis follows MOVED/ASK/TRYAGAIN only when every command of an auto-pipeline got the
+      // same reply; a MOVED among other results goes to the caller and refreshes nothing, so a
+      // client whose calls span nodes (Frontier.stats(), lease waves) kept asking the old
+      // owner after a slot moved. A periodic refresh bounds that to about a second.
+      slotsRefreshInterval: 1000,
+      redisOptions: {
+        username: decodeURIComponent(u.username) || undefined,
+        password: decodeURIComponent(u.password) || undefined,
+        ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+      },
+    },
+  };
 }

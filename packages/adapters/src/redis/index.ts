@@ -9,3 +9,22 @@ export { CappedHash, cappedHashKeys, type CappedHashKeys } from './capped-hash';
 export { deleteKeysWithPrefix } from './delete-keys-with-prefix';
 export { scanKeys } from './scan-keys';
 export { redisErrorCode } from './redis-error-code';
+export {
+  bullmqConnection,
+  closeBullmqConnection,
+  type BullmqConnectionOptions,
+} from './bullmq-connection';
+export {
+  parseClusterNodes,
+  servesSlot,
+  slotCount,
+  slotOwner,
+  SlotMigrator,
+  type ClusterNode,
+  type MigrateSlotOptions,
+  type MigrateSlotResult,
+  type MovedKeys,
+  type MoveKeysOptions,
+  type NodeAddress,
+  type NodeConnectOptions,
+} from './slot-migration';

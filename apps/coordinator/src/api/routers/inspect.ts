@@ -12,6 +12,14 @@ import { getSettings, updateSettings } from '../../settings/crawl-settings';
 import { crawlSettingsPatch, crawlSettingsView } from '../../settings/crawl-settings.types';
 import { listShards } from '../../shards/list-shards';
 import { listShardsInput, listShardsOutput } from '../../shards/list-shards.types';
+import { listRedisNodes } from '../../shards/list-redis-nodes';
+import { getShardMove, moveShard } from '../../shards/move-shard';
+import {
+  moveShardInput,
+  redisNodesOutput,
+  shardMoveStatusInput,
+  shardMoveView,
+} from '../../shards/move-shard.types';
 import { inspectUrl } from '../../urls/inspect-url';
 import { inspectUrlInput, inspectUrlOutput } from '../../urls/inspect-url.types';
 import { rest, SMALL_BODY_BYTES } from '../api-meta';
@@ -74,6 +82,38 @@ export const shardsRouter = router({
     .input(listShardsInput)
     .output(listShardsOutput)
     .query(({ ctx, input }) => listShards(ctx.services, input)),
+  nodes: viewerProcedure
+    .meta(
+      rest(
+        'GET',
+        '/v1/shards/nodes',
+        'The Redis Cluster masters a shard can move to, with the shards each serves',
+      ),
+    )
+    .output(redisNodesOutput)
+    .query(({ ctx }) => listRedisNodes(ctx.services)),
+  /** Moves a shard's slot to another master (admin; audited). */
+  move: adminProcedure
+    .meta(
+      rest(
+        'POST',
+        '/v1/shards/{shard}/move',
+        'Moves a shard to another Redis Cluster master: freeze, migrate its slot, thaw (safe to retry; audited); answers when done, or `running` after 20 s',
+        { errors: ['CONFLICT', 'UNAVAILABLE'], maxBodyBytes: SMALL_BODY_BYTES },
+      ),
+    )
+    .input(moveShardInput)
+    .output(shardMoveView)
+    .mutation(({ ctx, input }) => moveShard(ctx.services, ctx.call, input)),
+  moveStatus: viewerProcedure
+    .meta(
+      rest('GET', '/v1/shards/{shard}/move', 'The latest move of a shard and its progress', {
+        errors: ['NOT_FOUND'],
+      }),
+    )
+    .input(shardMoveStatusInput)
+    .output(shardMoveView)
+    .query(({ ctx, input }) => getShardMove(ctx.services, input)),
 });
 
 export const settingsRouter = router({

@@ -1,0 +1,363 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@crawler/adapters/log';
+import {
+  connectRedis,
+  deleteKeysWithPrefix,
+  SlotMigrator,
+  type ClusterNode,
+  type RedisClient,
+} from '@crawler/adapters/redis';
+import { Frontier, type EnqueueUrl, type HostLease } from '@crawler/frontier';
+import {
+  countKeysInSlot,
+  keySlot,
+  readClusterNodes,
+  restoreSlotOwner,
+  sharedLocalRedisCluster,
+  slotOwner,
+  uniquePrefix,
+} from '@crawler/testing';
+import { makeTestEnv, type TestEnv } from '../../test/test-env';
+import { AppError } from '../api/app-error';
+import type { Caller } from '../auth/caller';
+import type { Actor } from '../audit/audit-entry';
+import { migrate } from '../db/migrate';
+import { createDb } from '../db/prisma';
+import { Store } from '../db/store';
+import { addressOf } from './cluster-access';
+import { listRedisNodes } from './list-redis-nodes';
+import { listShards } from './list-shards';
+import { getShardMove, moveShard, type ShardMoveDeps } from './move-shard';
+import type { ShardMoveView } from './move-shard.types';
+
+/**
+ * `crawler shards move` on the local 3-master cluster, through the service the API calls: a
+ * shard with URLs queued and a lease open moves to another master (slot owner changed, every URL
+ * still there, the lease still current, the shard thawed, the move audited and in the shard
+ * map); a move stopped half-way (interrupted between two rounds of keys, or a coordinator that
+ * died after IMPORTING, or half-way through assigning) is finished by running it again; moving
+ * to the owner only thaws. The shards used ({100} … {103}, FRONTIER_SHARDS 128) are tags no
+ * other suite on the shared cluster uses, so moving their slots disturbs nobody; afterAll moves
+ * every slot home.
+ */
+const WITH_CLUSTER = process.env.TEST_REDIS_CLUSTER !== '0';
+const SHARDS = 128;
+const OPTS = { shards: SHARDS, leaseMs: 30_000, maxUrlsPerLease: 50, defaultGapMs: 1 } as const;
+
+const ADMIN: Caller = {
+  userId: '00000000-0000-0000-0000-000000000001',
+  email: 'admin@test.local',
+  role: 'admin',
+  via: 'token',
+  tokenId: null,
+  tokenName: 'cli',
+  sessionIdHash: null,
+};
+const actor: Actor = { caller: ADMIN, request: null };
+
+describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', () => {
+  let env: TestEnv;
+  let store: Store;
+  let redis: RedisClient;
+  let frontier: Frontier;
+  let deps: ShardMoveDeps;
+  let masters: ClusterNode[] = [];
+  const prefix = uniquePrefix('shard-move-svc');
+  /** slot → its owner before the tests (put back in afterAll). */
+  const home = new Map<number, ClusterNode>();
+  const migrator = new SlotMigrator();
+
+  const slotOf = (shard: number) => keySlot(`{${shard}}`);
+  const ownerOf = async (slot: number) =>
+    slotOwner(await readClusterNodes(masters[0]!.port), slot)!;
+  const otherThan = (node: ClusterNode, but?: ClusterNode) =>
+    masters.filter((m) => m.id !== node.id && m.id !== but?.id).sort((a, b) => a.port - b.port)[0]!;
+  /** Each master's own view agrees: `node` serves `slot`, and nobody migrates or imports it. */
+  const expectSettledOn = async (slot: number, node: ClusterNode) => {
+    for (const m of masters) {
+      const view = await readClusterNodes(m.port);
+      expect(slotOwner(view, slot)?.id, `owner in ${m.port}'s view`).toBe(node.id);
+      const me = view.find((n) => n.id === m.id)!;
+      expect(me.migrating.has(slot) || me.importing.has(slot)).toBe(false);
+    }
+  };
+  const frozen = async (shard: number) =>
+    (await redis.hget(frontier.keys.stats(shard), 'moving')) === '1';
+
+  function hostsOfShard(shard: number, n: number): string[] {
+    const out: string[] = [];
+    for (let i = 0; out.length < n; i++)
+      if (frontier.shardOf(`h${i}.svc-move.test`) === shard) out.push(`h${i}.svc-move.test`);
+    return out;
+  }
+  function urlsOf(hosts: string[], perHost: number): EnqueueUrl[] {
+    return hosts.flatMap((host) =>
+      Array.from({ length: perHost }, (_, i) => {
+        const url = `http://${host}/p/${i}`;
+        return {
+          url,
+          urlFp: createHash('sha256').update(url).digest('hex').slice(0, 16),
+          host,
+          depth: 0,
+        };
+      }),
+    );
+  }
+  /** Leases and completes until nothing is left; the url_fps fetched. */
+  async function drain(): Promise<string[]> {
+    const got: string[] = [];
+    for (let idle = 0; idle < 20;) {
+      const leases = await frontier.lease('drain', 20);
+      if (leases.length === 0) {
+        idle++;
+        await sleep(20);
+        continue;
+      }
+      idle = 0;
+      for (const l of leases) {
+        got.push(...l.urls.map((u) => u.urlFp));
+        expect(await complete(l)).toBe(true);
+      }
+    }
+    return got;
+  }
+  const complete = (l: HostLease) =>
+    frontier.complete(l, { processed: l.urls.length, delayMs: 0, paceMs: 1 });
+  /** Waits until a move started with `waitMs: 0` stops running. */
+  async function settled(shard: number): Promise<ShardMoveView> {
+    for (let i = 0; i < 400; i++) {
+      const m = await getShardMove(deps, { shard });
+      if (m.status !== 'running') return m;
+      await sleep(25);
+    }
+    throw new Error(`the move of shard ${shard} did not end`);
+  }
+
+  beforeAll(async () => {
+    env = makeTestEnv();
+    await migrate(env.config.DATABASE_URL);
+    store = new Store(createDb(env.config.DATABASE_URL));
+    const cluster = await sharedLocalRedisCluster();
+    redis = await connectRedis(cluster.url, { cluster: true });
+    frontier = new Frontier(redis, { prefix, ...OPTS });
+    deps = { redis, frontier, store, log: createLogger('shard-move', 'silent') };
+    masters = (await readClusterNodes(cluster.ports[0]!)).filter((n) => n.master);
+    for (const shard of [100, 101, 102, 103]) {
+      const slot = slotOf(shard);
+      expect(Number(await redis.cluster('KEYSLOT', frontier.keys.ready(shard)))).toBe(slot);
+      home.set(slot, await ownerOf(slot));
+    }
+  });
+
+  afterAll(async () => {
+    for (const [slot, owner] of home) await restoreSlotOwner(slot, owner).catch(() => undefined);
+    if (frontier) {
+      for (const shard of [100, 101, 102, 103]) await frontier.thawShard(shard);
+      await deleteKeysWithPrefix(redis, prefix);
+    }
+    redis?.disconnect();
+    await store?.disconnect();
+    await env?.cleanup();
+  });
+
+  it('moves a shard with URLs queued and a lease open: nothing lost, thawed, audited', async () => {
+    const shard = 100;
+    const slot = slotOf(shard);
+    const from = home.get(slot)!;
+    const to = otherThan(from);
+    const hosts = hostsOfShard(shard, 4);
+    const urls = urlsOf(hosts, 30);
+    expect((await frontier.enqueue(urls)).accepted).toBe(urls.length);
+    const [open] = await frontier.lease('agent-1', 1);
+    expect(open?.shard).toBe(shard);
+    const keysBefore = await countKeysInSlot(from, slot);
+    expect(keysBefore).toBeGreaterThan(4);
+
+    const move = await moveShard(deps, actor, { shard, to: addressOf(to), keys_per_batch: 3 });
+    expect(move).toMatchObject({
+      shard,
+      slot,
+      status: 'done',
+      phase: 'done',
+      from: addressOf(from),
+      to: addressOf(to),
+      to_id: to.id,
+      noop: false,
+      resumed: false,
+      keys_total: keysBefore,
+      keys_moved: keysBefore,
+      batches: Math.ceil(keysBefore / 3),
+      shards: [shard],
+      by: 'token cli (admin@test.local)',
+      error: null,
+      frozen: false,
+    });
+    await expectSettledOn(slot, to);
+    expect(await countKeysInSlot(from, slot)).toBe(0);
+    expect(await countKeysInSlot(to, slot)).toBe(keysBefore);
+    expect(await frozen(shard)).toBe(false);
+
+    // The lease opened before the move is still current; every URL is there to be fetched.
+    expect(await complete(open!)).toBe(true);
+    const fetched = [...open!.urls.map((u) => u.urlFp), ...(await drain())];
+    expect(fetched.sort()).toEqual(urls.map((u) => u.urlFp).sort());
+
+    const audit = await store.audit.list({ action: 'shards.move' }, undefined, 10);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      target: `shard:${shard}`,
+      actorLabel: 'token cli (admin@test.local)',
+      before: { node: addressOf(from) },
+      after: { node: addressOf(to), status: 'done', keys_moved: keysBefore },
+    });
+    // The shard map and the shards list know the new owner, and the move.
+    const recorded = (await store.fleet.shardMap()).find((r) => r.shard === shard);
+    expect(recorded?.node).toBe(addressOf(to));
+    const list = await listShards(deps, { cursor: shard - 1, limit: 1 });
+    expect(list.items[0]).toMatchObject({
+      shard,
+      node: addressOf(to),
+      frozen: false,
+      move: { status: 'done', to: addressOf(to) },
+    });
+    expect(list.items[0]!.node_since).not.toBeNull();
+    const nodes = await listRedisNodes(deps);
+    expect(nodes.cluster).toBe(true);
+    expect(nodes.nodes.map((n) => n.id).sort()).toEqual(masters.map((m) => m.id).sort());
+    expect(nodes.nodes.reduce((n, x) => n + x.shards, 0)).toBe(SHARDS);
+
+    // Moving it to the node that serves it changes nothing but thaws a frozen shard.
+    await frontier.freezeShard(shard);
+    const again = await moveShard(deps, actor, { shard, to: to.id });
+    expect(again).toMatchObject({ status: 'done', noop: true, keys_moved: 0, frozen: false });
+    await expectSettledOn(slot, to);
+  });
+
+  it('resumes a move interrupted between two rounds of keys, and refuses a second mover', async () => {
+    const shard = 101;
+    const slot = slotOf(shard);
+    const from = home.get(slot)!;
+    const to = otherThan(from);
+    const urls = urlsOf(hostsOfShard(shard, 10), 5);
+    await frontier.enqueue(urls);
+    const keysBefore = await countKeysInSlot(from, slot);
+
+    const stop = new AbortController();
+    const first = await moveShard(
+      deps,
+      actor,
+      { shard, to: addressOf(to), keys_per_batch: 2 },
+      { waitMs: 0, pauseMs: 30, signal: stop.signal },
+    );
+    expect(first.status).toBe('running');
+    // One move of a slot at a time.
+    const second = await moveShard(deps, actor, { shard, to: addressOf(to) }).catch(
+      (e: unknown) => e,
+    );
+    expect(second).toBeInstanceOf(AppError);
+    expect(second).toMatchObject({ code: 'CONFLICT', details: { reason: 'SHARD_MOVE_RUNNING' } });
+    while ((await getShardMove(deps, { shard })).keys_moved < 4) await sleep(10);
+    stop.abort(new Error('test stop'));
+    const stopped = await settled(shard);
+    expect(stopped).toMatchObject({
+      status: 'interrupted',
+      phase: 'moving_keys',
+      frozen: true,
+      error: { code: 'SHARD_MOVE_INTERRUPTED' },
+    });
+    expect(stopped.error!.message).toMatch(/stays frozen/);
+    // Half-moved: keys on both sides, the source still migrating to the target.
+    expect(await countKeysInSlot(to, slot)).toBeGreaterThanOrEqual(4);
+    expect(await countKeysInSlot(from, slot)).toBeGreaterThan(0);
+    expect((await migrator.self(from)).migrating.get(slot)).toBe(to.id);
+
+    // Another target is refused while the slot is half-way to this one.
+    const elsewhere = await moveShard(deps, actor, {
+      shard,
+      to: addressOf(otherThan(from, to)),
+    }).catch((e: unknown) => e);
+    expect(elsewhere).toMatchObject({
+      code: 'CONFLICT',
+      details: { reason: 'SHARD_MOVE_OTHER_TARGET' },
+    });
+
+    const resumed = await moveShard(deps, actor, { shard, to: addressOf(to) });
+    expect(resumed).toMatchObject({
+      status: 'done',
+      resumed: true,
+      frozen: false,
+      keys_total: keysBefore,
+    });
+    expect(resumed.keys_moved).toBe(keysBefore);
+    await expectSettledOn(slot, to);
+    expect((await drain()).sort()).toEqual(urls.map((u) => u.urlFp).sort());
+    const audit = await store.audit.list(
+      { action: 'shards.move', target: `shard:${shard}` },
+      undefined,
+      10,
+    );
+    expect(audit.map((a) => (a.after as { status: string }).status)).toEqual([
+      'done',
+      'interrupted',
+    ]);
+  });
+
+  it('finishes a move whose coordinator died after IMPORTING, or half-way through assigning', async () => {
+    // Died after step 1: the target imports, the source does not migrate yet.
+    {
+      const shard = 102;
+      const slot = slotOf(shard);
+      const from = home.get(slot)!;
+      const to = otherThan(from);
+      const urls = urlsOf(hostsOfShard(shard, 3), 4);
+      await frontier.enqueue(urls);
+      await frontier.freezeShard(shard);
+      await migrator.markImporting(slot, to, from);
+      const move = await moveShard(deps, actor, { shard, to: addressOf(to) });
+      expect(move).toMatchObject({ status: 'done', resumed: true, frozen: false });
+      await expectSettledOn(slot, to);
+      expect((await drain()).sort()).toEqual(urls.map((u) => u.urlFp).sort());
+    }
+    // Died in step 4: every key moved, the target assigned the slot, the other masters not told.
+    {
+      const shard = 103;
+      const slot = slotOf(shard);
+      const from = home.get(slot)!;
+      const to = otherThan(from);
+      const urls = urlsOf(hostsOfShard(shard, 3), 4);
+      await frontier.enqueue(urls);
+      await frontier.freezeShard(shard);
+      await migrator.beginSlotMigration(slot, from, to);
+      await migrator.moveSlotKeys(slot, from, to);
+      await migrator.withNode(to, (r) => r.call('CLUSTER', 'SETSLOT', slot, 'NODE', to.id));
+      const keys = await countKeysInSlot(to, slot);
+      const move = await moveShard(deps, actor, { shard, to: addressOf(to) });
+      // Nothing left to move: the keys the dead coordinator moved count as moved.
+      expect(move).toMatchObject({ status: 'done', resumed: true, frozen: false });
+      expect([move.keys_total, move.keys_moved, move.batches]).toEqual([keys, keys, 0]);
+      await expectSettledOn(slot, to);
+      expect((await drain()).sort()).toEqual(urls.map((u) => u.urlFp).sort());
+    }
+  });
+
+  it('refuses a shard out of range and a node that is not a master of the cluster', async () => {
+    const outOfRange = await moveShard(deps, actor, {
+      shard: SHARDS,
+      to: addressOf(masters[0]!),
+    }).catch((e: unknown) => e);
+    expect(outOfRange).toMatchObject({
+      code: 'BAD_REQUEST',
+      details: { reason: 'SHARD_OUT_OF_RANGE' },
+    });
+    const unknown = await moveShard(deps, actor, { shard: 100, to: '127.0.0.1:1' }).catch(
+      (e: unknown) => e,
+    );
+    expect(unknown).toMatchObject({
+      code: 'BAD_REQUEST',
+      details: { reason: 'SHARD_MOVE_UNKNOWN_NODE' },
+    });
+    await expect(getShardMove(deps, { shard: 5 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

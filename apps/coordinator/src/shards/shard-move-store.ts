@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { shardMoveKeys } from '../keys';
+import { shardMoveRecord, type ShardMoveRecord } from './move-shard.types';
+
+const TAKE_LUA = readFileSync(new URL('./takeShardMoveLock-1.lua', import.meta.url), 'utf8');
+const RELEASE_LUA = readFileSync(new URL('./releaseShardMoveLock-1.lua', import.meta.url), 'utf8');
+const PUT_LUA = readFileSync(new URL('./putShardMove-2.lua', import.meta.url), 'utf8');
+
+type Script = (...args: Array<string | number>) => Promise<unknown>;
+
+function defineScript(redis: RedisClient, name: string, keys: number, lua: string): Script {
+  redis.defineCommand(name, { numberOfKeys: keys, lua });
+  const fn = (redis as unknown as Record<string, Script>)[name];
+  if (!fn) throw new Error(`script ${name} was not defined`);
+  return (...args) => fn.apply(redis, args);
+}
+
+/**
+ * Shard moves in Redis, shared by every coordinator: a lock per hash slot (one move of a slot at
+ * a time, across coordinators) and each shard's latest move. Progress is written only under the
+ * lock (putShardMove-2.lua), so a coordinator that lost it cannot overwrite a newer move.
+ */
+export class ShardMoveStore {
+  private readonly keys: ReturnType<typeof shardMoveKeys>;
+  private readonly takeScript: Script;
+  private readonly releaseScript: Script;
+  private readonly putScript: Script;
+
+  constructor(
+    private readonly redis: RedisClient,
+    prefix: string,
+  ) {
+    this.keys = shardMoveKeys(prefix);
+    this.takeScript = defineScript(redis, 'take_shard_move_lock', 1, TAKE_LUA);
+    this.releaseScript = defineScript(redis, 'release_shard_move_lock', 1, RELEASE_LUA);
+    this.putScript = defineScript(redis, 'put_shard_move', 2, PUT_LUA);
+  }
+
+  /** Takes the slot's move lock for `owner` (or renews it); false when another holds it. */
+  async take(slot: number, owner: string, ttlMs: number): Promise<boolean> {
+    return Number(await this.takeScript(this.keys.lock(slot), owner, ttlMs)) === 1;
+  }
+
+  async release(slot: number, owner: string): Promise<void> {
+    await this.releaseScript(this.keys.lock(slot), owner);
+  }
+
+  /** Whether any coordinator holds the slot's move lock. */
+  async locked(slot: number): Promise<boolean> {
+    return (await this.redis.exists(this.keys.lock(slot))) === 1;
+  }
+
+  /** Records a move's progress; false when `owner` no longer holds the slot's lock. */
+  async put(owner: string, move: ShardMoveRecord): Promise<boolean> {
+    const { lock, records } = this.keys;
+    const r = await this.putScript(
+      lock(move.slot),
+      records,
+      owner,
+      move.shard,
+      JSON.stringify(move),
+    );
+    return Number(r) === 1;
+  }
+
+  /**
+   * The latest move of each shard asked for (all when `shards` is omitted), a `running` one whose
+   * lock nobody holds any more reported as `interrupted`.
+   */
+  async read(shards?: readonly number[]): Promise<Map<number, ShardMoveRecord>> {
+    const { records } = this.keys;
+    const raw =
+      shards === undefined
+        ? Object.entries(await this.redis.hgetall(records))
+        : shards.length === 0
+          ? []
+          : (await this.redis.hmget(records, ...shards.map(String))).map(
+              (v, i) => [String(shards[i]), v] as const,
+            );
+    const out = new Map<number, ShardMoveRecord>();
+    for (const [shard, json] of raw) {
+      if (json === null) continue;
+      const parsed = shardMoveRecord.safeParse(JSON.parse(json));
+      if (parsed.success) out.set(Number(shard), parsed.data);
+    }
+    const running = [...out.values()].filter((m) => m.status === 'running');
+    const held = await Promise.all(running.map((m) => this.locked(m.slot)));
+    running.forEach((m, i) => {
+      if (!held[i]) out.set(m.shard, { ...m, status: 'interrupted' });
+    });
+    return out;
+  }
+}
+
+const stores = new WeakMap<RedisClient, ShardMoveStore>();
+
+/** The store of a Redis client (its scripts defined once per client). */
+export function shardMoveStoreOf(redis: RedisClient, prefix: string): ShardMoveStore {
+  let s = stores.get(redis);
+  if (!s) {
+    s = new ShardMoveStore(redis, prefix);
+    stores.set(redis, s);
+  }
+  return s;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseClusterNodes, servesSlot, slotCount, slotOwner } from './slot-migration';
+
+const NODES = `07c37dfeb235213a872192d90877d0cd55635b91 10.0.0.2:6379@16379,redis-2 master - 0 1426238317239 2 connected 5461-10922
+e7d1eecce10fd6bb5eb35b9f99a514335d9ba9ca 10.0.0.1:6379@16379,redis-1 myself,master - 0 0 1 connected 0-5460 [5461-<-07c37dfeb235213a872192d90877d0cd55635b91] [77->-292f8b365bb7edb5e285caf0b7e6ddc7265d2f4f]
+292f8b365bb7edb5e285caf0b7e6ddc7265d2f4f 10.0.0.3:6379@16379 master - 0 1426238316232 3 connected 10923-16383 12000
+6ec23923021cf3ffec47632106199cb7f496ce01 10.0.0.4:6379@16379,redis-4 slave 07c37dfeb235213a872192d90877d0cd55635b91 0 1426238316232 2 connected
+c1a4f2e2fd5cb5ac9b1e0b7fbbd0d3b1aeb4a0a0 :0@0 master,noaddr - 0 0 0 disconnected
+`;
+
+describe('parseClusterNodes', () => {
+  const nodes = parseClusterNodes(NODES, '10.9.9.9');
+
+  it('reads addresses, announced host names, roles and slot ranges', () => {
+    expect(nodes.map((n) => [n.host, n.port, n.hostname, n.master])).toEqual([
+      ['10.0.0.2', 6379, 'redis-2', true],
+      ['10.0.0.1', 6379, 'redis-1', true],
+      ['10.0.0.3', 6379, null, true],
+      ['10.0.0.4', 6379, 'redis-4', false],
+      ['10.9.9.9', 0, null, true],
+    ]);
+    expect(nodes[2]!.slots).toEqual([
+      [10923, 16383],
+      [12000, 12000],
+    ]);
+    expect(slotCount(nodes[1]!)).toBe(5461);
+  });
+
+  it('reads the importing and migrating marks of a node’s own line', () => {
+    const me = nodes[1]!;
+    expect([...me.importing]).toEqual([[5461, '07c37dfeb235213a872192d90877d0cd55635b91']]);
+    expect([...me.migrating]).toEqual([[77, '292f8b365bb7edb5e285caf0b7e6ddc7265d2f4f']]);
+    expect(me.slots).toEqual([[0, 5460]]);
+  });
+
+  it('finds the master serving a slot', () => {
+    expect(slotOwner(nodes, 5461)?.hostname).toBe('redis-2');
+    expect(slotOwner(nodes, 0)?.hostname).toBe('redis-1');
+    expect(servesSlot(nodes[0]!, 10923)).toBe(false);
+  });
+});
