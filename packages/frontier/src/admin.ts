@@ -122,7 +122,7 @@ export class FrontierAdmin {
     const tomorrow = (Math.floor(Number(sec) / 86_400) + 1) * 86_400_000;
     const perShard = await Promise.all(
       allShards(this.r).map(async (s) => {
-        const hosts = await redis.zrangebyscore(keys.ready(s), tomorrow, tomorrow);
+        const hosts = await this.readyHosts(s, tomorrow, tomorrow);
         const queued = await Promise.all(hosts.map((h) => redis.hmget(keys.host(s, h), 'n', 'sp')));
         const urls = queued.reduce((a, [n, sp]) => a + Number(n ?? 0) + Number(sp ?? 0), 0);
         return { hosts: hosts.length, urls };
@@ -132,6 +132,40 @@ export class FrontierAdmin {
       hosts: 0,
       urls: 0,
     });
+  }
+
+  /**
+   * The shard's ready hosts whose next allowed time (ms) is in [minScore, maxScore], from its class
+   * sets and what an earlier release left in the legacy ready set (each host once). Read without
+   * a transaction: a host changing class meanwhile may be missed.
+   */
+  async readyHosts(
+    shard: number,
+    maxScore: number | '+inf' = '+inf',
+    minScore: number | '-inf' = '-inf',
+  ): Promise<string[]> {
+    const { redis, keys } = this.r;
+    const sets = await Promise.all(
+      [...keys.readyClasses(shard), keys.ready(shard)].map((key) =>
+        redis.zrangebyscore(key, minScore, maxScore),
+      ),
+    );
+    return [...new Set(sets.flat())];
+  }
+
+  /**
+   * How many of the shard's hosts are ready with a next allowed time (ms) at or before `maxScore`
+   * (`Date.now()`: the due ones), summed over its class sets and the legacy ready set (a host an
+   * earlier release left in both counts twice until the next lease or stats call moves it).
+   */
+  async readyCount(shard: number, maxScore: number | '+inf' = '+inf'): Promise<number> {
+    const { redis, keys } = this.r;
+    const counts = await Promise.all(
+      [...keys.readyClasses(shard), keys.ready(shard)].map((key) =>
+        redis.zcount(key, '-inf', maxScore),
+      ),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   /** Reads a host's frontier state (for the API and tests); `queued` counts its spilled URLs. */

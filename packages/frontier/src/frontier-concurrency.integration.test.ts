@@ -542,8 +542,9 @@ function pickBehaviour(rng: () => number): Behaviour {
 // Checks
 
 /**
- * Reads every host's tier lists (q0..q9, qr), leased list (lq), counter `n`, lease, ready score
- * and class sets in one MULTI (atomic), checks them and returns how often each url_fp is in them.
+ * Reads every host's tier lists (q0..q9, qr), leased list (lq), counter `n`, lease, legacy ready
+ * score and ready class sets in one MULTI (atomic), checks them and returns how often each
+ * url_fp is in them.
  */
 async function checkSnapshot(
   run: Run,
@@ -574,22 +575,20 @@ async function checkSnapshot(
   let i = f.shards;
   for (const host of run.hosts) {
     const [nRaw, lease, prio] = strings(values[i++]);
-    const score = values[i++];
+    const legacy = values[i++];
     const inClasses = Array.from({ length: HOST_CLASSES }, () => values[i++]);
     const entries = lists.map(() => strings(values[i++]).filter((e): e is string => e !== null));
     const n = Number(nRaw ?? 0);
     queuedPerShard[f.shardOf(host)]! += n;
     const queued = sum(entries.slice(0, queues).map((l) => l.length));
     const leased = entries[queues]!.length;
-    // Ready exactly when in the set of its class, at the same score, and in no other class set.
+    // Ready in the set of its class only; the legacy ready set stays empty (no script writes it).
     const hostClass = prio == null ? DISCOVERED_HOST_CLASS : Number(prio);
-    const classes = inClasses.flatMap((v, c) => (v == null ? [] : [`${c}@${strings(v)[0]}`]));
-    const expected = score == null ? [] : [`${hostClass}@${strings(score)[0]}`];
-    if (classes.join() !== expected.join())
-      say(
-        'ready class sets',
-        `${host}: ready ${strings(score)[0]}, class ${hostClass}, in ${classes.join() || 'none'}`,
-      );
+    const classes = inClasses.flatMap((v, c) => (v == null ? [] : [c]));
+    const score = inClasses.find((v) => v != null) ?? null;
+    if (classes.length > 1 || (classes.length === 1 && classes[0] !== hostClass))
+      say('ready class sets', `${host}: class ${hostClass}, in ready:${classes.join()}`);
+    if (legacy != null) say('ready class sets', `${host}: in the legacy ready set`);
     if (n !== queued) say('queue counters', `${host}: n=${n} but ${queued} entries queued`);
     if ((lease != null) !== leased > 0)
       say('lease state', `${host}: lease ${lease ?? 'none'} with ${leased} leased entries`);

@@ -110,11 +110,15 @@ describe('URL priorities 0–9 within a host', () => {
 });
 
 describe('host priority classes', () => {
-  /** The host's class, and that its ready entry sits in that class's set at the same score. */
+  /**
+   * The host's class, and that its ready entry (if any) sits in that class's set only, and never
+   * in the legacy `ready` set.
+   */
   async function classOf(f: Frontier, host: string): Promise<number> {
     const { hostClass } = await f.hostPriority(host);
     const s = f.shardOf(host);
     const score = await readyScore(redis(), f, host);
+    expect(await redis().zscore(f.keys.ready(s), host), `${host} in legacy ready`).toBeNull();
     for (let c = 0; c < 10; c++) {
       const inSet = await redis().zscore(f.keys.readyClass(s, c), host);
       expect(inSet === null ? null : Number(inSet), `${host} in ready:${c}`).toBe(
@@ -236,21 +240,74 @@ describe('host priority classes', () => {
     await expect(f.demoteHost(trap, 'x', 1.5)).rejects.toBeInstanceOf(FrontierInputError);
   });
 
-  it('leases hosts made ready before class sets existed (scan, then fallback)', async () => {
-    const f = make({ shards: 1 });
-    await f.enqueue([seed('old.test', 0), testUrl('new.test', '1')]);
-    // As an earlier release left them: in `ready` only, the scan not started.
-    await redis().zrem(f.keys.readyClass(0, 0), 'old.test');
-    await redis().hdel(f.keys.stats(0), 'ready_scan');
-    expect(only(await f.lease('a', 1)).host).toBe('old.test');
-    expect(await redis().hget(f.keys.stats(0), 'ready_scan')).toBe('done');
+  /**
+   * Makes the shard as an earlier release left it: every ready host in the legacy `ready` set,
+   * the hosts in `classSetsToo` also in their class sets (as the release before this one kept
+   * them), the others in none (as releases before class sets), and that release's scan marker.
+   */
+  async function legacyShard(f: Frontier, shard: number, classSetsToo: string[] = []) {
+    const k = f.keys;
+    const entries = (
+      await Promise.all(
+        k
+          .readyClasses(shard)
+          .map(async (key) => ({ key, hosts: await redis().zrange(key, '0', '-1', 'WITHSCORES') })),
+      )
+    ).filter((e) => e.hosts.length > 0);
+    for (const { key, hosts } of entries) {
+      for (let i = 0; i < hosts.length; i += 2) {
+        await redis().zadd(k.ready(shard), hosts[i + 1]!, hosts[i]!);
+        if (!classSetsToo.includes(hosts[i]!)) await redis().zrem(key, hosts[i]!);
+      }
+    }
+    await redis().hset(k.stats(shard), 'ready_scan', 'done');
+  }
 
-    // Made ready by an earlier release after the scan: leased after every class set.
+  it('leases the hosts an earlier release left in the legacy ready set, by class, and drains it', async () => {
+    const f = make({ shards: 1 });
+    await f.enqueue([testUrl('new.test', '1'), seed('old.test', 0), seed('low.test', 8)]);
+    await legacyShard(f, 0, ['new.test']);
+    expect(await redis().zcard(f.keys.ready(0))).toBe(3);
+    expect(only(await f.lease('a', 1)).host).toBe('old.test');
+    // Moved by that one call: nothing left in `ready`, its marker gone, each host in its class.
+    expect(await redis().exists(f.keys.ready(0))).toBe(0);
+    expect(await redis().hget(f.keys.stats(0), 'ready_scan')).toBeNull();
+    expect(await classOf(f, 'new.test')).toBe(5);
+    expect(await classOf(f, 'low.test')).toBe(8);
+    expect(only(await f.lease('a', 1)).host).toBe('new.test');
+    expect(only(await f.lease('a', 1)).host).toBe('low.test');
+
+    // The stats call moves them as well, and then counts each host once.
     const g = make({ shards: 1 });
-    await g.enqueue([seed('old.test', 0), testUrl('new.test', '1')]);
-    await redis().hset(g.keys.stats(0), 'ready_scan', 'done');
-    await redis().zrem(g.keys.readyClass(0, 0), 'old.test');
-    expect(only(await g.lease('a', 1)).host).toBe('new.test');
-    expect(only(await g.lease('a', 1)).host).toBe('old.test');
+    await g.enqueue([testUrl('new.test', '1'), seed('old.test', 0)]);
+    await legacyShard(g, 0, ['new.test']);
+    // An enqueue for a host left in `ready` alone moves it to its class set, keeping its score.
+    await redis().zadd(g.keys.ready(0), 12345, 'old.test');
+    await g.enqueue([seed('old.test', 0, 'again')]);
+    expect(await redis().zscore(g.keys.ready(0), 'old.test')).toBeNull();
+    expect(await readyScore(redis(), g, 'old.test')).toBe(12345);
+    expect(await g.stats()).toMatchObject({ readyHosts: 2, scheduledHosts: 2 });
+    expect(await redis().exists(g.keys.ready(0))).toBe(0);
+    expect(await classOf(g, 'old.test')).toBe(0);
+    expect((await g.readyHosts(0, await serverNow(redis()))).sort()).toEqual([
+      'new.test',
+      'old.test',
+    ]);
+    expect(await g.readyCount(0)).toBe(2);
+  });
+
+  it('leases legacy hosts beyond what one call moves after every class set', async () => {
+    // 1,001 hosts in `ready` only: the lease call moves 1,000 (the lowest scores) into their
+    // class sets and finds the last one in `ready`, after the class sets.
+    const f = make({ shards: 1 });
+    const hosts = Array.from({ length: 1001 }, (_, i) => `many-${i}.test`);
+    await f.enqueue(hosts.map((h) => testUrl(h, '1')));
+    await legacyShard(f, 0);
+    const last = (await redis().zrange(f.keys.ready(0), '-1', '-1'))[0]!;
+    const leases = await f.lease('a', 1001);
+    expect(leases).toHaveLength(1001);
+    expect(leases.at(-1)!.host).toBe(last);
+    expect(await redis().exists(f.keys.ready(0))).toBe(0);
+    expect(await f.stats()).toMatchObject({ readyHosts: 0, scheduledHosts: 0, openLeases: 1001 });
   });
 });

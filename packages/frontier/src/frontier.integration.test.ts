@@ -26,6 +26,7 @@ function shardKeysOf(keys: FrontierKeys, shard: number, host: string): string[] 
   const base = keys.shard(shard);
   return [
     keys.ready(shard),
+    ...keys.readyClasses(shard),
     keys.leases(shard),
     keys.seen(shard),
     keys.stats(shard),

@@ -206,6 +206,14 @@ export class Frontier {
   budgetSpent() {
     return this.admin.budgetSpent();
   }
+  /** {@inheritDoc FrontierAdmin.readyHosts} */
+  readyHosts(...a: Parameters<FrontierAdmin['readyHosts']>) {
+    return this.admin.readyHosts(...a);
+  }
+  /** {@inheritDoc FrontierAdmin.readyCount} */
+  readyCount(...a: Parameters<FrontierAdmin['readyCount']>) {
+    return this.admin.readyCount(...a);
+  }
   /** {@inheritDoc FrontierAdmin.hostState} */
   hostState(host: string) {
     return this.admin.hostState(host);

@@ -1,4 +1,5 @@
 import { policyChannelKey } from '@crawler/domain/messages';
+import { HOST_CLASSES } from './priority';
 
 /**
  * The one place that names frontier keys. Every key of a logical shard carries the hash tag
@@ -11,16 +12,26 @@ export class FrontierKeys {
   shard(shard: number): string {
     return `${this.prefix}:{${shard}}:`;
   }
-  /** Every ready host (work queued, no lease, not blocked or parked) → its next allowed time (ms). */
+  /**
+   * Base name of the shard's ready store, which is its class sets (`readyClass`). Scripts declare
+   * it (it names the shard's slot) and build the class sets from it. The key itself is legacy:
+   * releases before the class sets became the only ready store also kept every ready host here;
+   * nothing writes it now, and the lease and stats scripts move what is left into the class sets.
+   */
   ready(shard: number): string {
     return `${this.shard(shard)}ready`;
   }
   /**
-   * The ready hosts of one host priority class (0 highest … 9), scored like `ready`: the lease
-   * script drains due hosts from the highest class first. Built in Lua as `<ready key>:<class>`.
+   * The ready hosts (work queued, no lease, not blocked or parked) of one host priority class
+   * (0 highest … 9) → their next allowed time (ms): the lease script drains due hosts from the
+   * highest class first. Built in Lua as `<ready key>:<class>`.
    */
   readyClass(shard: number, hostClass: number): string {
     return `${this.ready(shard)}:${hostClass}`;
+  }
+  /** The shard's ready class sets, class 0 first: together they hold every ready host once. */
+  readyClasses(shard: number): string[] {
+    return Array.from({ length: HOST_CLASSES }, (_, c) => this.readyClass(shard, c));
   }
   leases(shard: number): string {
     return `${this.shard(shard)}leases`;

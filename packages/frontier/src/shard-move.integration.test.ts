@@ -24,6 +24,7 @@ import { shardOf } from './keys';
 import {
   backgroundSpillPump,
   HOST_LISTS,
+  readyScore,
   spilledEntries,
   TEST_HEAD_MAX,
 } from './testing/frontier-test-kit';
@@ -529,9 +530,9 @@ function describeOutcome(outcome: { leases: HostLease[]; error: string | null })
 }
 
 /**
- * A host's hash, ready score and list lengths as each master holds them: read on the node itself
- * after ASKING, so an importing master answers for what it has and "·" marks a key the node
- * does not serve (ASK or MOVED).
+ * A host's hash, ready class sets (`class@score`) and list lengths as each master holds them:
+ * read on the node itself after ASKING, so an importing master answers for what it has and "·"
+ * marks a key the node does not serve (ASK or MOVED).
  */
 async function hostSnapshot(
   f: Frontier,
@@ -555,7 +556,12 @@ async function hostSnapshot(
     };
     try {
       const h = await read(() => r.hmget(f.keys.host(s, host), 'n', 'lease'));
-      const ready = await read(() => r.zscore(f.keys.ready(s), host));
+      const classes: string[] = [];
+      for (const [c, key] of f.keys.readyClasses(s).entries()) {
+        const score = await read(() => r.zscore(key, host));
+        if (score !== null) classes.push(`${c}@${score}`);
+      }
+      const ready = classes.join(',') || null;
       const lists: string[] = [];
       for (const l of HOST_LISTS)
         lists.push(`${l}=${await read(() => r.llen(`${base}${l}:${host}`))}`);
@@ -699,7 +705,7 @@ async function readFinalState(run: Run, redis: RedisClient, f: Frontier): Promis
     const s = f.shardOf(host);
     const [[n, lease], score, entries] = await Promise.all([
       redis.hmget(f.keys.host(s, host), 'n', 'lease'),
-      redis.zscore(f.keys.ready(s), host),
+      readyScore(redis, f, host),
       Promise.all(lists.map((l) => redis.lrange(`${f.keys.shard(s)}${l}:${host}`, 0, -1))),
     ]);
     const inQueue = entries.slice(0, queues).reduce((acc, l) => acc + l.length, 0);

@@ -12,9 +12,9 @@ export interface Stall {
 /**
  * Samples the frontier straight from Redis (every `everyMs`) for hosts that have work and may be
  * fetched but are not being fetched: a host is stalled while it sits in its shard's ready set
- * with a score (next allowed time) at or before now — due, unleased — or while the lease it
- * holds belongs to an agent the bench killed (nobody works it until it expires). Each host's
- * stall runs from the first sample that saw it stalled to the last; the longest is kept.
+ * (its class sets) with a score (next allowed time) at or before now — due, unleased — or while
+ * the lease it holds belongs to an agent the bench killed (nobody works it until it expires). Each
+ * host's stall runs from the first sample that saw it stalled to the last; the longest is kept.
  * Samples that fail (Redis restarting) are skipped: a stall spanning them counts whole.
  */
 export class StallMonitor {
@@ -86,7 +86,9 @@ export class StallMonitor {
   private async stalledHosts(): Promise<Set<string>> {
     const now = Date.now();
     const pipeline = this.redis.pipeline();
-    for (let s = 0; s < this.shards; s++) pipeline.zrangebyscore(this.keys.ready(s), '-inf', now);
+    // The ready set is one sorted set per host priority class.
+    for (let s = 0; s < this.shards; s++)
+      for (const key of this.keys.readyClasses(s)) pipeline.zrangebyscore(key, '-inf', now);
     const [replies, leases] = await Promise.all([
       pipeline.exec(),
       this.frontier.openLeases(100_000),

@@ -6,7 +6,7 @@
   parked (e.g. robots.txt keeps failing): its remaining and queued URLs become dead letters.
 
   Input:
-    KEYS[1] ready    zset host -> next allowed time (ms); its class sets `ready:<c>` beside it
+    KEYS[1] ready    base of the class sets `ready:<c>` (zsets host -> next allowed time, ms)
     KEYS[2] leases   zset lease_id -> deadline (ms)
     KEYS[3] stats    hash of shard counters
     KEYS[4] dead     list of dead letters

@@ -5,7 +5,7 @@
   sites also set their host's priority class (includes/host-class.lua).
 
   Input:
-    KEYS[1] ready    zset host -> next allowed time (ms); its class sets `ready:<c>` beside it
+    KEYS[1] ready    base of the class sets `ready:<c>` (zsets host -> next allowed time, ms)
     KEYS[2] seen     Bloom filter's layer 0 (includes/seen-set.lua), or a set in exact mode
     KEYS[3] stats    hash of shard counters
     KEYS[4] dead     list of dead letters

@@ -7,7 +7,8 @@
   when they fit one batch) and gives re-crawls their share when both kinds wait.
 
   Input:
-    KEYS[1] ready    zset host -> next allowed time (ms); its class sets `ready:<c>` beside it
+    KEYS[1] ready    base of the class sets `ready:<c>` (zsets host -> next allowed time, ms);
+                     itself a legacy set, drained (includes/make-ready.lua)
     KEYS[2] leases   zset lease_id -> deadline (ms)
     KEYS[3] stats    hash of shard counters
     ARGV[1] key prefix of the shard
@@ -55,17 +56,9 @@ local now = now_ms()
 local today = math.floor(now / 86400000)
 reclaim_expired(prefix, ready_key, leases_key, stats_key, now, 100)
 
--- Hosts made ready before class sets existed are only in `ready`: each lease call copies up to
--- 1,000 of them into their class sets (ZSCAN, cursor in the stats hash) until the scan is done.
-local scan = redis.call('HGET', stats_key, 'ready_scan')
-if scan ~= 'done' then
-  local r = redis.call('ZSCAN', ready_key, scan or '0', 'COUNT', 1000)
-  for i = 1, #r[2], 2 do
-    local host = r[2][i]
-    redis.call('ZADD', ready_class_key(ready_key, host_class(prefix .. 'h:' .. host)), 'NX', r[2][i + 1], host)
-  end
-  redis.call('HSET', stats_key, 'ready_scan', r[1] == '0' and 'done' or r[1])
-end
+-- Hosts an earlier release left in the legacy `ready` set move into their class sets, up to
+-- 1,000 per call (includes/make-ready.lua), until the set is gone.
+ready_drain_legacy(prefix, ready_key, stats_key)
 
 -- Takes up to `batch` entries from a host's tiers; returns them tagged with their tier, highest
 -- tier first. Re-crawls get their share; the discovery slots go to the tiers with URLs waiting by
@@ -198,9 +191,9 @@ for class = 0, HOST_CLASSES - 1 do
   for _, host in ipairs(hosts) do lease_host(host, class) end
   looked = looked + #hosts
 end
--- Due hosts in `ready` but in no class set (made ready by an earlier release's scripts during a
--- rolling upgrade, after the scan above) come last, so none is stranded.
-if looked < max_hosts then
+-- Due hosts still in the legacy set (more of them than one call moves) come last, so none is
+-- stranded.
+if looked < max_hosts and legacy_ready(ready_key) then
   for _, host in ipairs(redis.call('ZRANGEBYSCORE', ready_key, '-inf', now, 'LIMIT', 0, max_hosts - looked)) do
     lease_host(host, host_class(prefix .. 'h:' .. host))
   end

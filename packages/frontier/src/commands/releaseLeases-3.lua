@@ -4,7 +4,7 @@
   the leases named.
 
   Input:
-    KEYS[1] ready    zset host -> next allowed time (ms)
+    KEYS[1] ready    base of the class sets `ready:<c>` (zsets host -> next allowed time, ms)
     KEYS[2] leases   zset lease_id -> deadline (ms)
     KEYS[3] stats    hash of shard counters
     ARGV[1] key prefix of the shard

@@ -4,7 +4,7 @@
   unblocking makes it ready again.
 
   Input:
-    KEYS[1] ready    zset host -> next allowed time (ms); its class sets `ready:<c>` beside it
+    KEYS[1] ready    base of the class sets `ready:<c>` (zsets host -> next allowed time, ms)
     KEYS[2] stats    hash of shard counters
     ARGV[1] key prefix of the shard
     ARGV[2] host

@@ -1,5 +1,6 @@
 --[[
-  Counters of one shard, after reclaiming expired leases (so an idle fleet still returns URLs).
+  Counters of one shard, after reclaiming expired leases (so an idle fleet still returns URLs) and
+  moving hosts an earlier release left in the legacy ready set into their class sets.
 
   Input:
     KEYS[1] ready    KEYS[2] leases    KEYS[3] stats    KEYS[4] seen    KEYS[5] dead
@@ -19,8 +20,13 @@ local prefix, mode = ARGV[1], ARGV[2]
 --- @include "includes/shard-moving"
 --- @include "includes/seen-set"
 local now = now_ms()
--- A moving shard still reports its counters (all from declared keys), but reclaims nothing.
-if not shard_moving(stats_key) then reclaim_expired(prefix, ready_key, leases_key, stats_key, now, 1000) end
+-- A moving shard still reports its counters (the class sets as far as this node serves them:
+-- ready_sum), but reclaims and moves nothing.
+local moving = shard_moving(stats_key)
+if not moving then
+  reclaim_expired(prefix, ready_key, leases_key, stats_key, now, 1000)
+  ready_drain_legacy(prefix, ready_key, stats_key)
+end
 local s = redis.call('HMGET', stats_key, 'hosts', 'queued', 'processed', 'accepted', 'spilled')
 local seen, seen_bytes
 if mode == 'set' then
@@ -29,11 +35,11 @@ if mode == 'set' then
 else
   seen = tonumber(s[4] or '0')
   -- Layers past the first are keys the script builds: read only while the shard stays put.
-  seen_bytes = shard_moving(stats_key) and redis.call('STRLEN', seen_key) or seen_layer_bytes(seen_key)
+  seen_bytes = moving and redis.call('STRLEN', seen_key) or seen_layer_bytes(seen_key)
 end
 return {
   tonumber(s[1] or '0'), tonumber(s[2] or '0'), seen,
-  redis.call('ZCOUNT', ready_key, '-inf', now), redis.call('ZCARD', ready_key),
+  ready_count(ready_key, '-inf', now, moving), ready_card(ready_key, moving),
   redis.call('ZCARD', leases_key), redis.call('LLEN', dead_key), tonumber(s[3] or '0'), seen_bytes,
   tonumber(s[4] or '0'), tonumber(s[5] or '0'),
 }

@@ -41,14 +41,21 @@ export async function serverNow(redis: RedisClient): Promise<number> {
   return Number(s) * 1000 + Math.floor(Number(us) / 1000);
 }
 
-/** A host's score in its shard's ready set (its next allowed time), or null when not ready. */
+/**
+ * A host's score in its shard's ready class sets (its next allowed time), or null when not
+ * ready; throws when the host sits in more than one of them.
+ */
 export async function readyScore(
   redis: RedisClient,
   f: Frontier,
   host: string,
 ): Promise<number | null> {
-  const s = await redis.zscore(f.keys.ready(f.shardOf(host)), host);
-  return s === null ? null : Number(s);
+  const scores = await Promise.all(
+    f.keys.readyClasses(f.shardOf(host)).map((key) => redis.zscore(key, host)),
+  );
+  const found = scores.filter((s): s is string => s !== null);
+  if (found.length > 1) throw new Error(`${host} is in ${found.length} ready class sets`);
+  return found.length === 0 ? null : Number(found[0]);
 }
 
 /** Leases until a host comes back (polling every 10 ms), or [] after `timeoutMs`. */
