@@ -1,6 +1,17 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createLogger } from '@crawler/adapters/log';
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
+import { urlFingerprint } from '@crawler/domain/url';
+import {
+  keySlot,
+  readClusterNodes,
+  restoreSlotOwner,
+  sharedLocalRedisCluster,
+  slotOwner,
+  type ClusterNode,
+} from '@crawler/testing';
 import type { Role } from '../src/auth/roles';
 import { Coordinator } from '../src/coordinator';
 import { httpCall, sessionCookieOf, type HttpReply } from './http-call';
@@ -35,6 +46,8 @@ export interface AuthKit {
       headers?: Record<string, string>;
     },
   ): Promise<HttpReply<T>>;
+  /** `crawler …` as a child process with the token of `as` (default admin). */
+  cli(args: string[], as?: Role): Promise<CliRun>;
   /** Logs in and returns the Cookie header value. */
   login(email: string, password: string): Promise<string>;
   count(table: string): Promise<number>;
@@ -87,6 +100,8 @@ export async function startAuthKit(
     db,
     accounts,
     call,
+    cli: (args, as = 'admin') =>
+      runCrawlerCli(args, { url, token: accounts[as].token, dataDir: env.dataDir }),
     async login(email, password) {
       const res = await httpCall(url, 'POST', '/v1/auth/login', {
         body: { email, password },
@@ -105,6 +120,102 @@ export async function startAuthKit(
       await deleteKeysWithPrefix(redis, env.config.REDIS_PREFIX);
       redis.disconnect();
       await env.cleanup();
+    },
+  };
+}
+
+const CRAWLER_BIN = fileURLToPath(new URL('../bin/crawler.mjs', import.meta.url));
+
+/** What a `crawler` command printed, and its exit code. */
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/**
+ * The `crawler` command as automation runs it: a child process talking to the coordinator at
+ * `url` with an API token from the environment (exit code, stdout, stderr).
+ */
+export function runCrawlerCli(
+  args: string[],
+  opts: { url: string; token: string; dataDir: string; timeoutMs?: number },
+): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CRAWLER_BIN, ...args],
+      {
+        env: {
+          ...process.env,
+          DATA_DIR: opts.dataDir,
+          COORDINATOR_URL: opts.url,
+          CRAWLER_API_TOKEN: opts.token,
+        },
+        timeout: opts.timeoutMs ?? 60_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
+    );
+  });
+}
+
+/**
+ * An AuthKit whose coordinator runs on the local Redis Cluster (FRONTIER_SHARDS 128), with
+ * `hosts` hosts of `urlsPerHost` URLs queued in `shard`, for tests that move that shard. Pick a
+ * shard whose tag no other suite on the shared cluster uses. `stop()` moves its slot home first.
+ */
+export interface ShardMoveKit extends AuthKit {
+  slot: number;
+  /** The master serving the slot at the start. */
+  home: ClusterNode;
+  /** Another master (the one with the lowest port). */
+  to: ClusterNode;
+  masters: ClusterNode[];
+  /** The slot's owner now. */
+  ownerNow(): Promise<ClusterNode | undefined>;
+}
+
+export async function startShardMoveKit(
+  name: string,
+  shard: number,
+  urls: { hosts: number; urlsPerHost: number },
+): Promise<ShardMoveKit> {
+  const cluster = await sharedLocalRedisCluster();
+  const port = cluster.ports[0]!;
+  const slot = keySlot(`{${shard}}`);
+  const nodes = await readClusterNodes(port);
+  const home = slotOwner(nodes, slot)!;
+  const masters = nodes.filter((n) => n.master).sort((a, b) => a.port - b.port);
+  const kit = await startAuthKit(name, {
+    REDIS_URL: cluster.url,
+    REDIS_CLUSTER: '1',
+    FRONTIER_SHARDS: '128',
+  });
+  const { frontier } = kit.coordinator.services;
+  const hosts: string[] = [];
+  for (let i = 0; hosts.length < urls.hosts; i++)
+    if (frontier.shardOf(`h${i}.${name}.test`) === shard) hosts.push(`h${i}.${name}.test`);
+  const queued = hosts.flatMap((host) =>
+    Array.from({ length: urls.urlsPerHost }, (_, i) => {
+      const url = `http://${host}/${i}`;
+      return { url, urlFp: urlFingerprint(url), host, depth: 0, source: 'seed' as const };
+    }),
+  );
+  await frontier.enqueue(queued).catch(async (err: unknown) => {
+    await kit.stop();
+    throw err;
+  });
+  return {
+    ...kit,
+    slot,
+    home,
+    to: masters.find((m) => m.id !== home.id)!,
+    masters,
+    ownerNow: async () => slotOwner(await readClusterNodes(port), slot),
+    async stop() {
+      await restoreSlotOwner(slot, home).catch(() => undefined);
+      await kit.stop();
     },
   };
 }

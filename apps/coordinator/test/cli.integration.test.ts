@@ -1,35 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { startAuthKit, type AuthKit } from './auth-kit';
 
 // The `crawler` command as automation runs it: a child process talking to a real coordinator
 // with an API token from the environment. Exit codes and JSON output are what scripts rely on.
-const BIN = fileURLToPath(new URL('../bin/crawler.mjs', import.meta.url));
 let kit: AuthKit;
 
-function crawler(
-  args: string[],
-  as: 'operator' | 'viewer' = 'operator',
-): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        env: {
-          ...process.env,
-          DATA_DIR: kit.env.dataDir,
-          COORDINATOR_URL: kit.url,
-          CRAWLER_API_TOKEN: kit.accounts[as].token,
-        },
-        timeout: 60_000,
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
-    );
-  });
-}
+const crawler = (args: string[], as: 'operator' | 'viewer' = 'operator') => kit.cli(args, as);
 
 beforeAll(async () => {
   kit = await startAuthKit('cli');

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CrawlAgent } from '@crawler/crawl-core';
 import type { HostLease } from '@crawler/frontier';
+import { runCrawlerCli } from './auth-kit';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 import { page, sitemapIndex, startTinyWeb, urlset, type Site, type TinyWeb } from './tiny-web';
 
@@ -12,7 +11,6 @@ import { page, sitemapIndex, startTinyWeb, urlset, type Site, type TinyWeb } fro
 // a real agent and the pages they list are crawled, within sitemaps.org's scope; and a hostile
 // sitemap index (indexes of indexes, thousands of cross-host entries, priority 1.0 everywhere)
 // stays contained. Judged from the tiny web's request log and the frontier.
-const BIN = fileURLToPath(new URL('../bin/crawler.mjs', import.meta.url));
 const VICTIMS = 3000;
 const OWN_PAGES = 40;
 let web: TinyWeb;
@@ -93,25 +91,13 @@ async function crawlUntilIdle(agent: CrawlAgent, timeoutMs = 90_000): Promise<vo
   throw new Error('the crawl did not finish in time');
 }
 
-function crawlerCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        env: {
-          ...process.env,
-          DATA_DIR: stack.env.dataDir,
-          COORDINATOR_URL: stack.coordinator.url,
-          CRAWLER_API_TOKEN: stack.env.admin.token,
-        },
-        timeout: 120_000,
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, err: stderr }),
-    );
+const crawlerCli = (args: string[]) =>
+  runCrawlerCli(args, {
+    url: stack.coordinator.url,
+    token: stack.env.admin.token,
+    dataDir: stack.env.dataDir,
+    timeoutMs: 120_000,
   });
-}
 
 beforeAll(async () => {
   web = await startTinyWeb({

@@ -11,13 +11,8 @@ export {
   moveSlotKeys,
   readClusterNodes,
   restoreSlotOwner,
-  slotOwner,
-  type ClusterNode,
-  type MigrateSlotOptions,
-  type MigrateSlotResult,
-  type MovedKeys,
-  type MoveKeysOptions,
 } from './migrate-slot';
+export { slotOwner, type ClusterNode, type MigrateSlotResult } from '@crawler/adapters/redis';
 export {
   sharedLocalRedisCluster,
   testRedisBackends,

@@ -65,8 +65,9 @@ export function MoveState({
 
 /**
  * An admin's "Move…" of one shard: picking a master and confirming starts the move
- * (`shards.move`); what happened is shown by the map's `action`, and `onStarted` gets the move
- * so the map can follow it.
+ * (`shards.move`, answered at once: a move outlasts the console's 10 s calls to the coordinator);
+ * what happened is shown by the map's `action`, and `onStarted` gets the move so the map can
+ * follow it.
  */
 export function ShardMoveControl(props: {
   shard: number;
@@ -83,7 +84,7 @@ export function ShardMoveControl(props: {
     (n.hostname !== null && `${n.hostname}:${n.address.split(':').pop()}` === props.node);
   const targets = props.nodes.filter((n) => !serves(n));
   const [open, setOpen] = useState(false);
-  const [picked, setTo] = useState('');
+  const [picked, setPicked] = useState('');
   // The pick, while it is still a target (the shard or the cluster may have changed since).
   const to = targets.some((t) => t.address === picked) ? picked : (targets[0]?.address ?? '');
   if (targets.length === 0) return <span className="muted">—</span>;
@@ -103,7 +104,7 @@ export function ShardMoveControl(props: {
   const submit = async (e: FormEvent<HTMLFormElement>): Promise<void> => {
     e.preventDefault();
     if (!to) return;
-    const r = await action.run(() => api.shards.move.mutate({ shard, to }), {
+    const r = await action.run(() => api.shards.move.mutate({ shard, to, wait_ms: 0 }), {
       done: (m) =>
         m.status === 'running'
           ? `Shard ${shard} is moving to ${m.to}; its progress is shown below.`
@@ -123,7 +124,7 @@ export function ShardMoveControl(props: {
         id={`move-to-${shard}`}
         value={to}
         disabled={action.busy}
-        onChange={(e) => setTo(e.target.value)}
+        onChange={(e) => setPicked(e.target.value)}
       >
         {targets.map((n) => (
           <option key={n.id} value={n.address}>

@@ -53,9 +53,9 @@ async function allShards(): Promise<unknown[]> {
 }
 
 /**
- * Starts the move and follows it: while the coordinator works (it answers when done, or says
- * `running` after 20 s) its progress is read every second and printed when it changes, on
- * stderr; the result is printed as JSON. Exit code 0 when the move is done.
+ * Starts the move (the coordinator answers at once, `wait_ms: 0`) and follows it: its progress is
+ * read every second and printed on stderr when it changes; the result is printed as JSON. Exit
+ * code 0 when the move is done.
  */
 async function move(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -66,23 +66,11 @@ async function move(args: string[]): Promise<number> {
   if (positionals.length !== 1 || !values.to)
     throw new UsageError('use: crawler shards move SHARD --to NODE (host:port or node id)');
   const shard = shardArg(positionals[0]);
-  const body: Record<string, unknown> = { to: values.to };
+  const body: Record<string, unknown> = { to: values.to, wait_ms: 0 };
   if (values['keys-per-batch'] !== undefined)
     body.keys_per_batch = Number(values['keys-per-batch']);
-  const started = Date.now();
-  const progress = progressPrinter(started);
-  let answered = false;
-  const post = apiCall('POST', `/v1/shards/${shard}/move`, body).finally(() => (answered = true));
-  while (!answered) {
-    await Promise.race([sleep(POLL_MS), post.catch(() => undefined)]);
-    if (answered) break;
-    // The move's record appears once it started; an earlier move's (not running) is not this one.
-    const now = (await apiCall('GET', `/v1/shards/${shard}/move`).catch(
-      () => null,
-    )) as MoveView | null;
-    if (now?.status === 'running') progress(now);
-  }
-  let out = (await post) as MoveView;
+  const progress = progressPrinter(Date.now());
+  let out = (await apiCall('POST', `/v1/shards/${shard}/move`, body)) as MoveView;
   while (out.status === 'running') {
     progress(out);
     await sleep(POLL_MS);

@@ -1,5 +1,5 @@
 import type { Frontier } from '@crawler/frontier';
-import type { RedisClient } from '@crawler/adapters/redis';
+import { redisErrorCode, type RedisClient } from '@crawler/adapters/redis';
 import { Cluster } from 'ioredis';
 import type { FleetRepository } from '../db/fleet-repository';
 import { listShardsInput, type ShardView } from './list-shards.types';
@@ -17,7 +17,11 @@ export async function nodeOf(redis: RedisClient, key: string): Promise<string | 
 
 /**
  * `GET /v1/shards`: counters of each logical shard, read without changing anything (the
- * frontier's own stats also reclaim expired leases; this view does not).
+ * frontier's own stats also reclaim expired leases; this view does not). While a shard's slot
+ * moves (or just moved), its reads are redirected (ASK, MOVED), and ioredis follows a redirect
+ * only for a command sent alone: one inside an auto-pipeline with other shards' replies fails the
+ * whole batch (see connectRedis). So a batch that failed on a redirect is read again one command
+ * at a time, each following its own redirect.
  */
 export async function listShards(
   deps: { redis: RedisClient; frontier: Frontier; store: { fleet: FleetRepository } },
@@ -31,32 +35,59 @@ export async function listShards(
   const recorded = new Map((await deps.store.fleet.shardMap()).map((r) => [r.shard, r]));
   const shown = Array.from({ length: Math.max(0, last - first) }, (_, i) => first + i);
   const moves = await shardMoveStoreOf(redis, f.keys.prefix).read(shown);
-  const items = await Promise.all(
-    Array.from({ length: Math.max(0, last - first) }, async (_, i) => {
-      const s = first + i;
-      const [[hosts, queued, moving], ready, leases, dead, node] = await Promise.all([
-        redis.hmget(f.keys.stats(s), 'hosts', 'queued', 'moving'),
-        redis.zcount(f.keys.ready(s), '-inf', now),
-        redis.zcount(f.keys.leases(s), now, '+inf'),
-        redis.llen(f.keys.dead(s)),
-        nodeOf(redis, f.keys.ready(s)),
-      ]);
-      return {
-        shard: s,
-        hosts: Number(hosts ?? 0),
-        queued_urls: Number(queued ?? 0),
-        ready_hosts: ready,
-        open_leases: leases,
-        dead_letters: dead,
-        node,
-        node_since:
-          node !== null && recorded.get(s)?.node === node
-            ? recorded.get(s)!.since.toISOString()
-            : null,
-        frozen: moving === '1',
-        move: moves.get(s) ?? null,
-      };
-    }),
-  );
+  const readAll = (go: Go) => Promise.all(shown.map((s) => readShard(deps, s, now, go)));
+  const read = await readAll(atOnce).catch((err: unknown) => {
+    if (!REDIRECTS.has(redisErrorCode(err) ?? '')) throw err;
+    return readAll(oneAtATime());
+  });
+  const items = read.map((r) => ({
+    ...r,
+    node_since:
+      r.node !== null && recorded.get(r.shard)?.node === r.node
+        ? recorded.get(r.shard)!.since.toISOString()
+        : null,
+    move: moves.get(r.shard) ?? null,
+  }));
   return { items, next_cursor: last < f.shards ? String(last - 1) : null };
+}
+
+/** Redis's answers that send a command to another node. */
+const REDIRECTS = new Set(['MOVED', 'ASK', 'TRYAGAIN']);
+
+/** Starts a Redis call: at once, or after the previous one answered. */
+type Go = <T>(call: () => Promise<T>) => Promise<T>;
+const atOnce: Go = (call) => call();
+function oneAtATime(): Go {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (call) => {
+    const next = previous.then(call);
+    previous = next.catch(() => undefined);
+    return next;
+  };
+}
+
+async function readShard(
+  deps: { redis: RedisClient; frontier: Frontier },
+  s: number,
+  now: number,
+  go: Go,
+) {
+  const { frontier: f, redis } = deps;
+  const [[hosts, queued, moving], ready, leases, dead, node] = await Promise.all([
+    go(() => redis.hmget(f.keys.stats(s), 'hosts', 'queued', 'moving')),
+    go(() => f.readyCount(s, now)),
+    go(() => redis.zcount(f.keys.leases(s), now, '+inf')),
+    go(() => redis.llen(f.keys.dead(s))),
+    go(() => nodeOf(redis, f.keys.ready(s))),
+  ]);
+  return {
+    shard: s,
+    hosts: Number(hosts ?? 0),
+    queued_urls: Number(queued ?? 0),
+    ready_hosts: ready,
+    open_leases: leases,
+    dead_letters: dead,
+    node,
+    frozen: moving === '1',
+  };
 }

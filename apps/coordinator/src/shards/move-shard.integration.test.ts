@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@crawler/adapters/log';
+import { urlFingerprint } from '@crawler/domain/url';
 import {
   connectRedis,
   deleteKeysWithPrefix,
@@ -26,6 +26,7 @@ import type { Actor } from '../audit/audit-entry';
 import { migrate } from '../db/migrate';
 import { createDb } from '../db/prisma';
 import { Store } from '../db/store';
+import { shardMoveKeys } from '../keys';
 import { addressOf } from './cluster-access';
 import { listRedisNodes } from './list-redis-nodes';
 import { listShards } from './list-shards';
@@ -38,12 +39,14 @@ import type { ShardMoveView } from './move-shard.types';
  * still there, the lease still current, the shard thawed, the move audited and in the shard
  * map); a move stopped half-way (interrupted between two rounds of keys, or a coordinator that
  * died after IMPORTING, or half-way through assigning) is finished by running it again; moving
- * to the owner only thaws. The shards used ({100} … {103}, FRONTIER_SHARDS 128) are tags no
- * other suite on the shared cluster uses, so moving their slots disturbs nobody; afterAll moves
- * every slot home.
+ * to the owner only thaws; a move whose lock another coordinator took over stops. The shards
+ * used ({100} … {103}, {106}; FRONTIER_SHARDS 128) are tags no other suite on the shared cluster
+ * uses, so moving their slots disturbs nobody; afterAll moves every slot home.
  */
 const WITH_CLUSTER = process.env.TEST_REDIS_CLUSTER !== '0';
 const SHARDS = 128;
+/** The shards these tests move. */
+const SHARDS_MOVED = [100, 101, 102, 103, 106];
 const OPTS = { shards: SHARDS, leaseMs: 30_000, maxUrlsPerLease: 50, defaultGapMs: 1 } as const;
 
 const ADMIN: Caller = {
@@ -92,18 +95,18 @@ describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', (
       if (frontier.shardOf(`h${i}.svc-move.test`) === shard) out.push(`h${i}.svc-move.test`);
     return out;
   }
-  function urlsOf(hosts: string[], perHost: number): EnqueueUrl[] {
-    return hosts.flatMap((host) =>
+  /** `hosts` hosts of `shard` with `perHost` URLs each queued: its slot, owner, a target, the URLs. */
+  async function queued(shard: number, hosts: number, perHost: number) {
+    const slot = slotOf(shard);
+    const from = home.get(slot)!;
+    const urls: EnqueueUrl[] = hostsOfShard(shard, hosts).flatMap((host) =>
       Array.from({ length: perHost }, (_, i) => {
         const url = `http://${host}/p/${i}`;
-        return {
-          url,
-          urlFp: createHash('sha256').update(url).digest('hex').slice(0, 16),
-          host,
-          depth: 0,
-        };
+        return { url, urlFp: urlFingerprint(url), host, depth: 0 };
       }),
     );
+    expect((await frontier.enqueue(urls)).accepted).toBe(urls.length);
+    return { slot, from, to: otherThan(from), urls };
   }
   /** Leases and completes until nothing is left; the url_fps fetched. */
   async function drain(): Promise<string[]> {
@@ -125,7 +128,7 @@ describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', (
   }
   const complete = (l: HostLease) =>
     frontier.complete(l, { processed: l.urls.length, delayMs: 0, paceMs: 1 });
-  /** Waits until a move started with `waitMs: 0` stops running. */
+  /** Waits until a move started with `wait_ms: 0` stops running. */
   async function settled(shard: number): Promise<ShardMoveView> {
     for (let i = 0; i < 400; i++) {
       const m = await getShardMove(deps, { shard });
@@ -144,7 +147,7 @@ describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', (
     frontier = new Frontier(redis, { prefix, ...OPTS });
     deps = { redis, frontier, store, log: createLogger('shard-move', 'silent') };
     masters = (await readClusterNodes(cluster.ports[0]!)).filter((n) => n.master);
-    for (const shard of [100, 101, 102, 103]) {
+    for (const shard of SHARDS_MOVED) {
       const slot = slotOf(shard);
       expect(Number(await redis.cluster('KEYSLOT', frontier.keys.ready(shard)))).toBe(slot);
       home.set(slot, await ownerOf(slot));
@@ -154,7 +157,7 @@ describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', (
   afterAll(async () => {
     for (const [slot, owner] of home) await restoreSlotOwner(slot, owner).catch(() => undefined);
     if (frontier) {
-      for (const shard of [100, 101, 102, 103]) await frontier.thawShard(shard);
+      for (const shard of SHARDS_MOVED) await frontier.thawShard(shard);
       await deleteKeysWithPrefix(redis, prefix);
     }
     redis?.disconnect();
@@ -164,12 +167,7 @@ describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', (
 
   it('moves a shard with URLs queued and a lease open: nothing lost, thawed, audited', async () => {
     const shard = 100;
-    const slot = slotOf(shard);
-    const from = home.get(slot)!;
-    const to = otherThan(from);
-    const hosts = hostsOfShard(shard, 4);
-    const urls = urlsOf(hosts, 30);
-    expect((await frontier.enqueue(urls)).accepted).toBe(urls.length);
+    const { slot, from, to, urls } = await queued(shard, 4, 30);
     const [open] = await frontier.lease('agent-1', 1);
     expect(open?.shard).toBe(shard);
     const keysBefore = await countKeysInSlot(from, slot);
@@ -237,19 +235,15 @@ describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', (
 
   it('resumes a move interrupted between two rounds of keys, and refuses a second mover', async () => {
     const shard = 101;
-    const slot = slotOf(shard);
-    const from = home.get(slot)!;
-    const to = otherThan(from);
-    const urls = urlsOf(hostsOfShard(shard, 10), 5);
-    await frontier.enqueue(urls);
+    const { slot, from, to, urls } = await queued(shard, 10, 5);
     const keysBefore = await countKeysInSlot(from, slot);
 
     const stop = new AbortController();
     const first = await moveShard(
       deps,
       actor,
-      { shard, to: addressOf(to), keys_per_batch: 2 },
-      { waitMs: 0, pauseMs: 30, signal: stop.signal },
+      { shard, to: addressOf(to), keys_per_batch: 2, wait_ms: 0 },
+      { pauseMs: 30, signal: stop.signal },
     );
     expect(first.status).toBe('running');
     // One move of a slot at a time.
@@ -272,6 +266,16 @@ describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', (
     expect(await countKeysInSlot(to, slot)).toBeGreaterThanOrEqual(4);
     expect(await countKeysInSlot(from, slot)).toBeGreaterThan(0);
     expect((await migrator.self(from)).migrating.get(slot)).toBe(to.id);
+    // Every shard is listed meanwhile, though the reads of this one are redirected (ASK).
+    const all = await listShards(deps, { limit: SHARDS });
+    expect(all.items).toHaveLength(SHARDS);
+    expect(all.items[shard]).toMatchObject({
+      node: addressOf(from),
+      hosts: 10,
+      queued_urls: urls.length,
+      frozen: true,
+      move: { status: 'interrupted' },
+    });
 
     // Another target is refused while the slot is half-way to this one.
     const elsewhere = await moveShard(deps, actor, {
@@ -305,41 +309,70 @@ describe.skipIf(!WITH_CLUSTER)('moving a shard between Redis Cluster masters', (
   });
 
   it('finishes a move whose coordinator died after IMPORTING, or half-way through assigning', async () => {
+    /** A frozen shard with URLs queued, as a coordinator left it when it died mid-move. */
+    async function frozenWithUrls(shard: number) {
+      const q = await queued(shard, 3, 4);
+      await frontier.freezeShard(shard);
+      return q;
+    }
+    /** The move ran again: done, the slot settled on the target, every URL there to fetch. */
+    async function expectFinished(
+      move: ShardMoveView,
+      m: { slot: number; to: ClusterNode; urls: EnqueueUrl[] },
+    ) {
+      expect(move).toMatchObject({ status: 'done', resumed: true, frozen: false });
+      await expectSettledOn(m.slot, m.to);
+      expect((await drain()).sort()).toEqual(m.urls.map((u) => u.urlFp).sort());
+    }
+
     // Died after step 1: the target imports, the source does not migrate yet.
-    {
-      const shard = 102;
-      const slot = slotOf(shard);
-      const from = home.get(slot)!;
-      const to = otherThan(from);
-      const urls = urlsOf(hostsOfShard(shard, 3), 4);
-      await frontier.enqueue(urls);
-      await frontier.freezeShard(shard);
-      await migrator.markImporting(slot, to, from);
-      const move = await moveShard(deps, actor, { shard, to: addressOf(to) });
-      expect(move).toMatchObject({ status: 'done', resumed: true, frozen: false });
-      await expectSettledOn(slot, to);
-      expect((await drain()).sort()).toEqual(urls.map((u) => u.urlFp).sort());
-    }
+    const importing = await frozenWithUrls(102);
+    await migrator.markImporting(importing.slot, importing.to, importing.from);
+    await expectFinished(
+      await moveShard(deps, actor, { shard: 102, to: addressOf(importing.to) }),
+      importing,
+    );
+
     // Died in step 4: every key moved, the target assigned the slot, the other masters not told.
-    {
-      const shard = 103;
-      const slot = slotOf(shard);
-      const from = home.get(slot)!;
-      const to = otherThan(from);
-      const urls = urlsOf(hostsOfShard(shard, 3), 4);
-      await frontier.enqueue(urls);
-      await frontier.freezeShard(shard);
-      await migrator.beginSlotMigration(slot, from, to);
-      await migrator.moveSlotKeys(slot, from, to);
-      await migrator.withNode(to, (r) => r.call('CLUSTER', 'SETSLOT', slot, 'NODE', to.id));
-      const keys = await countKeysInSlot(to, slot);
-      const move = await moveShard(deps, actor, { shard, to: addressOf(to) });
-      // Nothing left to move: the keys the dead coordinator moved count as moved.
-      expect(move).toMatchObject({ status: 'done', resumed: true, frozen: false });
-      expect([move.keys_total, move.keys_moved, move.batches]).toEqual([keys, keys, 0]);
-      await expectSettledOn(slot, to);
-      expect((await drain()).sort()).toEqual(urls.map((u) => u.urlFp).sort());
-    }
+    const assigning = await frozenWithUrls(103);
+    const { slot, from, to } = assigning;
+    await migrator.beginSlotMigration(slot, from, to);
+    await migrator.moveSlotKeys(slot, from, to);
+    await migrator.withNode(to, (r) => r.call('CLUSTER', 'SETSLOT', slot, 'NODE', to.id));
+    const keys = await countKeysInSlot(to, slot);
+    const move = await moveShard(deps, actor, { shard: 103, to: addressOf(to) });
+    // Nothing left to move: the keys the dead coordinator moved count as moved.
+    expect([move.keys_total, move.keys_moved, move.batches]).toEqual([keys, keys, 0]);
+    await expectFinished(move, assigning);
+  });
+
+  it('goes no further once another coordinator took its lock over, and leaves the shard to it', async () => {
+    const shard = 106;
+    const { slot, from, to } = await queued(shard, 3, 4);
+    // This coordinator stalls past the lock's expiry just as it freezes the shard: another takes
+    // the lock and freezes the shard to move it (a real Frontier, with that race put in).
+    const lock = shardMoveKeys(prefix).lock(slot);
+    const raced = Object.create(frontier, {
+      freezeShard: {
+        value: async (s: number) => {
+          await redis.set(lock, 'another-coordinator', 'PX', 60_000);
+          await frontier.freezeShard(s);
+        },
+      },
+    }) as Frontier;
+
+    const move = await moveShard({ ...deps, frontier: raced }, actor, { shard, to: addressOf(to) });
+    expect(move).toMatchObject({
+      status: 'interrupted',
+      error: { code: 'SHARD_MOVE_INTERRUPTED' },
+      frozen: true,
+    });
+    expect(move.error!.message).toMatch(/lock was (lost|taken over)/);
+    // No slot step without the lock; the other coordinator's freeze and lock stand.
+    await expectSettledOn(slot, from);
+    expect(await frozen(shard)).toBe(true);
+    expect(await redis.get(lock)).toBe('another-coordinator');
+    await redis.del(lock);
   });
 
   it('refuses a shard out of range and a node that is not a master of the cluster', async () => {

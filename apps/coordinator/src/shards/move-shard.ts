@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CrawlerError } from '@crawler/domain/errors';
 import type { Frontier } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
 import { redisErrorCode, type RedisClient } from '@crawler/adapters/redis';
@@ -28,7 +29,7 @@ import {
 import { planSlotMove, slotIsSettled } from './plan-slot-move';
 import { shardMoveStoreOf, type ShardMoveStore } from './shard-move-store';
 
-/** How long `POST /v1/shards/{shard}/move` waits for the move before answering `running`. */
+/** How long `POST /v1/shards/{shard}/move` waits before answering `running` (`wait_ms` default). */
 const ANSWER_WITHIN_MS = 20_000;
 /** The slot's move lock lives this long unless renewed (every third of it) by its mover. */
 const LOCK_TTL_MS = 30_000;
@@ -44,8 +45,6 @@ export interface ShardMoveDeps {
 }
 
 export interface ShardMoveOptions {
-  /** Answer after this long with the move still running (default 20 s). */
-  waitMs?: number;
   /** Pause between two rounds of keys (tests stretch a move with it; default 0). */
   pauseMs?: number;
   /** Stops the move between two rounds, as if its coordinator had stopped (tests). */
@@ -67,12 +66,13 @@ function storeOf(deps: Pick<ShardMoveDeps, 'redis' | 'frontier'>): ShardMoveStor
  * `POST /v1/shards/{shard}/move` (admin): moves a logical shard's hash slot to another master of
  * the Redis Cluster — freeze the shard, `CLUSTER SETSLOT … IMPORTING/MIGRATING`, `MIGRATE` its
  * keys in rounds, `SETSLOT … NODE` on every master, thaw — and answers the move once done, or
- * after 20 s with `running` (`GET /v1/shards/{shard}/move` then follows it). Safe to run again:
- * it starts from the slot's actual state, so a move that stopped anywhere is finished, and a
- * move to the node that already serves the shard only thaws it. One move of a slot at a time,
+ * after `wait_ms` (20 s; 0: at once) with `running` (`GET /v1/shards/{shard}/move` then follows
+ * it). Safe to run again: it starts from the slot's actual state, so a move that stopped
+ * anywhere is finished, and a move to the node that already serves the shard only thaws it. One move of a slot at a time,
  * across coordinators. Audited when it ends (a Redis change: after it, not with it).
  * @throws AppError `BAD_REQUEST` (shard out of range, unknown node), `CONFLICT` (single Redis,
- *   a move of the slot running, a slot state only `redis-cli --cluster fix` can repair).
+ *   a move of the slot running, a slot state only `redis-cli --cluster fix` can repair);
+ *   RedisNodeUnavailableError (503 `UNAVAILABLE`) when a master does not answer.
  */
 export async function moveShard(
   deps: ShardMoveDeps,
@@ -141,7 +141,11 @@ export async function moveShard(
     if (!(await store.put(owner, record)) && !signal.aborted)
       abort.abort(new Error('the move lock was lost (this coordinator stalled past its expiry)'));
   };
-  const phase = (p: MovePhase) => save({ phase: p });
+  /** Enters a phase; a move that lost its lock (or is stopping) goes no further. */
+  const phase = async (p: MovePhase): Promise<void> => {
+    await save({ phase: p });
+    signal.throwIfAborted();
+  };
   try {
     await save({});
   } catch (err) {
@@ -185,7 +189,6 @@ export async function moveShard(
         }
       }
       await phase('assigning');
-      signal.throwIfAborted();
       await migrator.assignSlot(slot, target, masters);
       await phase('thawing');
       for (const s of group) await frontier.thawShard(s);
@@ -222,14 +225,18 @@ export async function moveShard(
     return record;
   };
 
-  /** Records why the move stopped; thaws the shard only if its slot is whole on one node. */
+  /**
+   * Records why the move stopped; thaws the shard only if its slot is whole on one node and this
+   * move still holds the lock (a coordinator that took the lock over may have frozen it to move).
+   */
   const failed = async (err: unknown): Promise<void> => {
     const aborted = signal.aborted;
     const settled = await slotIsSettled(migrator, masters, slot).catch(() => false);
-    if (settled) for (const s of group) await frontier.thawShard(s).catch(() => undefined);
+    const held = settled && (await store.take(slot, owner, LOCK_TTL_MS).catch(() => false));
+    if (held) for (const s of group) await frontier.thawShard(s).catch(() => undefined);
     const code = aborted
       ? 'SHARD_MOVE_INTERRUPTED'
-      : err instanceof AppError
+      : err instanceof CrawlerError
         ? err.code
         : (redisErrorCode(err) ?? 'INTERNAL');
     const message = `${aborted && signal.reason instanceof Error ? signal.reason.message : err instanceof Error ? err.message : String(err)}${
@@ -255,14 +262,15 @@ export async function moveShard(
   set.add(entry);
   void done.finally(() => set.delete(entry));
 
-  const timer = new AbortController();
-  await Promise.race([
-    done,
-    sleep(opts.waitMs ?? ANSWER_WITHIN_MS, undefined, { signal: timer.signal }).catch(
-      () => undefined,
-    ),
-  ]);
-  timer.abort();
+  const waitMs = input.wait_ms ?? ANSWER_WITHIN_MS;
+  if (waitMs > 0) {
+    const timer = new AbortController();
+    await Promise.race([
+      done,
+      sleep(waitMs, undefined, { signal: timer.signal }).catch(() => undefined),
+    ]);
+    timer.abort();
+  }
   return viewOf(deps, record);
 }
 

@@ -10,6 +10,11 @@ export const moveShardInput = z
     to: z.string().trim().min(1).max(300),
     /** Keys per GETKEYSINSLOT + MIGRATE round (default 100). */
     keys_per_batch: z.coerce.number().int().min(1).max(10_000).optional(),
+    /**
+     * How long to wait for the move before answering `running` (default 20000; 0: answer at once
+     * and follow it with GET …/move, as the console does, whose calls time out after 10 s).
+     */
+    wait_ms: z.coerce.number().int().min(0).max(20_000).optional(),
   })
   .strict();
 export type MoveShardInput = z.input<typeof moveShardInput>;

@@ -16,6 +16,7 @@ export {
 } from './bullmq-connection';
 export {
   parseClusterNodes,
+  RedisNodeUnavailableError,
   servesSlot,
   slotCount,
   slotOwner,

@@ -1,5 +1,13 @@
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { parseClusterNodes, servesSlot, slotCount, slotOwner } from './slot-migration';
+import {
+  parseClusterNodes,
+  RedisNodeUnavailableError,
+  servesSlot,
+  slotCount,
+  slotOwner,
+  SlotMigrator,
+} from './slot-migration';
 
 const NODES = `07c37dfeb235213a872192d90877d0cd55635b91 10.0.0.2:6379@16379,redis-2 master - 0 1426238317239 2 connected 5461-10922
 e7d1eecce10fd6bb5eb35b9f99a514335d9ba9ca 10.0.0.1:6379@16379,redis-1 myself,master - 0 0 1 connected 0-5460 [5461-<-07c37dfeb235213a872192d90877d0cd55635b91] [77->-292f8b365bb7edb5e285caf0b7e6ddc7265d2f4f]
@@ -37,5 +45,22 @@ describe('parseClusterNodes', () => {
     expect(slotOwner(nodes, 5461)?.hostname).toBe('redis-2');
     expect(slotOwner(nodes, 0)?.hostname).toBe('redis-1');
     expect(servesSlot(nodes[0]!, 10923)).toBe(false);
+  });
+});
+
+describe('SlotMigrator', () => {
+  it('says a node that refuses connections is unavailable (retry later), not an internal error', async () => {
+    // A port that was just free: nothing listens on it.
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((r) => server.close(() => r()));
+
+    const err = await new SlotMigrator({ connectTimeoutMs: 1000 })
+      .readNodes({ host: '127.0.0.1', port })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RedisNodeUnavailableError);
+    expect(err).toMatchObject({ code: 'REDIS_UNAVAILABLE', retry: 'backoff' });
+    expect((err as Error).message).toContain(`127.0.0.1:${port}`);
   });
 });

@@ -1,4 +1,5 @@
 import type { ConnectionOptions } from 'node:tls';
+import { ServerUnavailableError } from '@crawler/domain/errors';
 import { Redis } from 'ioredis';
 import { redisErrorCode } from './redis-error-code';
 
@@ -37,6 +38,19 @@ export interface ClusterNode {
 }
 
 export type NodeAddress = Pick<ClusterNode, 'host' | 'port'>;
+
+/** A master a slot step must talk to does not accept a connection (down, or unreachable from here). */
+export class RedisNodeUnavailableError extends ServerUnavailableError {
+  readonly code = 'REDIS_UNAVAILABLE';
+  constructor(node: NodeAddress, cause: unknown) {
+    super(
+      'Redis Cluster node',
+      `${node.host}:${node.port}`,
+      cause,
+      'Check that it runs and that the address CLUSTER NODES announces for it is reachable from here.',
+    );
+  }
+}
 
 /** How to reach a node: the options of the cluster client's node connections. */
 export interface NodeConnectOptions {
@@ -276,7 +290,10 @@ export class SlotMigrator {
     return out;
   }
 
-  /** Runs `fn` on a plain connection to one node (cluster commands are per node), failing fast. */
+  /**
+   * Runs `fn` on a plain connection to one node (cluster commands are per node), failing fast:
+   * a node that cannot be reached is a {@link RedisNodeUnavailableError} (worth retrying later).
+   */
   async withNode<T>(node: NodeAddress, fn: (r: Redis) => Promise<T>): Promise<T> {
     const { connectTimeoutMs, ...auth } = this.conn;
     const r = new Redis({
@@ -290,8 +307,10 @@ export class SlotMigrator {
       retryStrategy: () => null,
     });
     r.on('error', () => undefined);
-    await r.connect();
     try {
+      await r.connect().catch((err: unknown) => {
+        throw new RedisNodeUnavailableError(node, err);
+      });
       return await fn(r);
     } finally {
       r.disconnect();
