@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '@crawler/domain/config';
-import type { RedisClient } from '@crawler/adapters/redis';
+import { defineRedisScript, type RedisClient, type RedisScript } from '@crawler/adapters/redis';
 import { loginThrottleKeys } from '../keys';
 
 const TAKE_COMMAND = 'login_take_attempt';
@@ -34,15 +34,6 @@ export type LoginAttempt =
 /** The login limits' keys (built in ../keys.ts, the coordinator's key module). */
 export { loginThrottleKeys };
 
-type Script = (...args: Array<string | number>) => Promise<unknown>;
-
-function defineScript(redis: RedisClient, name: string, lua: string): Script {
-  redis.defineCommand(name, { numberOfKeys: 2, lua });
-  const fn = (redis as unknown as Record<string, Script>)[name];
-  if (!fn) throw new Error(`script ${name} was not defined`);
-  return (...args) => fn.apply(redis, args);
-}
-
 /**
  * Login attempts per account and per client address, in Redis (shared by every coordinator).
  * Each attempt spends one from both limits before the password is checked, atomically, so
@@ -51,16 +42,16 @@ function defineScript(redis: RedisClient, name: string, lua: string): Script {
  * back (`retryAfterMs`).
  */
 export class LoginThrottle {
-  private readonly takeScript: Script;
-  private readonly returnScript: Script;
+  private readonly takeScript: RedisScript;
+  private readonly returnScript: RedisScript;
 
   constructor(
     redis: RedisClient,
     private readonly prefix: string,
     private readonly limits: LoginLimits,
   ) {
-    this.takeScript = defineScript(redis, TAKE_COMMAND, TAKE_LUA);
-    this.returnScript = defineScript(redis, RETURN_COMMAND, RETURN_LUA);
+    this.takeScript = defineRedisScript(redis, TAKE_COMMAND, 2, TAKE_LUA);
+    this.returnScript = defineRedisScript(redis, RETURN_COMMAND, 2, RETURN_LUA);
   }
 
   /** Spends one attempt of `email` from `address`, or says who is out of attempts and until when. */

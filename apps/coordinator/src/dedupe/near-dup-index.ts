@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { EMPTY_SIMHASH, hammingDistance } from '@crawler/domain/dedupe';
-import { CappedHash, type RedisClient } from '@crawler/adapters/redis';
+import {
+  CappedHash,
+  defineRedisScript,
+  type RedisClient,
+  type RedisScript,
+} from '@crawler/adapters/redis';
 import { nearDupRecordKeys, simhashBucketKey } from '../keys';
 
 /** A page the index found close to another. */
@@ -52,7 +57,7 @@ export const DEFAULT_NEAR_DUP_LIMITS: NearDupLimits = { bucketSize: 16, maxRecor
  * of at most `maxRecords`, the most recent.
  */
 export class NearDupIndex {
-  private readonly push: (...args: string[]) => Promise<unknown>;
+  private readonly push: RedisScript;
   private readonly records: CappedHash;
 
   constructor(
@@ -63,12 +68,7 @@ export class NearDupIndex {
     private readonly limits: NearDupLimits = DEFAULT_NEAR_DUP_LIMITS,
   ) {
     if (maxDistance > 3) throw new RangeError('four 16-bit bands find distances up to 3 only');
-    redis.defineCommand(PUSH_COMMAND, { numberOfKeys: 1, lua: PUSH_LUA });
-    const fn = (redis as unknown as Record<string, (...a: string[]) => Promise<unknown>>)[
-      PUSH_COMMAND
-    ];
-    if (!fn) throw new Error(`script ${PUSH_COMMAND} was not defined`);
-    this.push = (...args) => fn.apply(redis, args);
+    this.push = defineRedisScript(redis, PUSH_COMMAND, 1, PUSH_LUA);
     this.records = new CappedHash(
       redis,
       (shard) => nearDupRecordKeys(prefix, shard),

@@ -1,20 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { RedisClient } from '@crawler/adapters/redis';
+import { defineRedisScript, type RedisClient, type RedisScript } from '@crawler/adapters/redis';
 import { shardMoveKeys } from '../keys';
 import { shardMoveRecord, type ShardMoveRecord } from './move-shard.types';
 
 const TAKE_LUA = readFileSync(new URL('./takeShardMoveLock-1.lua', import.meta.url), 'utf8');
 const RELEASE_LUA = readFileSync(new URL('./releaseShardMoveLock-1.lua', import.meta.url), 'utf8');
 const PUT_LUA = readFileSync(new URL('./putShardMove-2.lua', import.meta.url), 'utf8');
-
-type Script = (...args: Array<string | number>) => Promise<unknown>;
-
-function defineScript(redis: RedisClient, name: string, keys: number, lua: string): Script {
-  redis.defineCommand(name, { numberOfKeys: keys, lua });
-  const fn = (redis as unknown as Record<string, Script>)[name];
-  if (!fn) throw new Error(`script ${name} was not defined`);
-  return (...args) => fn.apply(redis, args);
-}
 
 /**
  * Shard moves in Redis, shared by every coordinator: a lock per hash slot (one move of a slot at
@@ -23,18 +14,18 @@ function defineScript(redis: RedisClient, name: string, keys: number, lua: strin
  */
 export class ShardMoveStore {
   private readonly keys: ReturnType<typeof shardMoveKeys>;
-  private readonly takeScript: Script;
-  private readonly releaseScript: Script;
-  private readonly putScript: Script;
+  private readonly takeScript: RedisScript;
+  private readonly releaseScript: RedisScript;
+  private readonly putScript: RedisScript;
 
   constructor(
     private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.keys = shardMoveKeys(prefix);
-    this.takeScript = defineScript(redis, 'take_shard_move_lock', 1, TAKE_LUA);
-    this.releaseScript = defineScript(redis, 'release_shard_move_lock', 1, RELEASE_LUA);
-    this.putScript = defineScript(redis, 'put_shard_move', 2, PUT_LUA);
+    this.takeScript = defineRedisScript(redis, 'take_shard_move_lock', 1, TAKE_LUA);
+    this.releaseScript = defineRedisScript(redis, 'release_shard_move_lock', 1, RELEASE_LUA);
+    this.putScript = defineRedisScript(redis, 'put_shard_move', 2, PUT_LUA);
   }
 
   /** Takes the slot's move lock for `owner` (or renews it); false when another holds it. */

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { RedisClient } from './connect-redis';
+import { defineRedisScript, type RedisScript } from './define-script';
 
 const GET_LUA = readFileSync(new URL('./commands/cappedHashGet-3.lua', import.meta.url), 'utf8');
 const PUT_LUA = readFileSync(new URL('./commands/cappedHashPut-3.lua', import.meta.url), 'utf8');
 const GET_COMMAND = 'capped_hash_get';
 const PUT_COMMAND = 'capped_hash_put';
-
-type Script = (...args: string[]) => Promise<unknown>;
 
 /** The three keys of one shard of a {@link CappedHash} (same `{hash tag}`: one cluster slot). */
 export interface CappedHashKeys {
@@ -37,8 +36,8 @@ export function cappedHashKeys(base: string): CappedHashKeys {
  * in 7.4); this gives the same "kept while in use" without them, and a hard bound besides.
  */
 export class CappedHash {
-  private readonly getScript: Script;
-  private readonly putScript: Script;
+  private readonly getScript: RedisScript;
+  private readonly putScript: RedisScript;
 
   constructor(
     redis: RedisClient,
@@ -48,8 +47,8 @@ export class CappedHash {
     readonly perGeneration: number,
   ) {
     if (!(perGeneration >= 1)) throw new RangeError('perGeneration must be at least 1');
-    this.getScript = define(redis, GET_COMMAND, GET_LUA);
-    this.putScript = define(redis, PUT_COMMAND, PUT_LUA);
+    this.getScript = defineRedisScript(redis, GET_COMMAND, 3, GET_LUA);
+    this.putScript = defineRedisScript(redis, PUT_COMMAND, 3, PUT_LUA);
   }
 
   /**
@@ -84,11 +83,4 @@ export class CappedHash {
     for (const [field, value] of entries) args.push(field, value);
     return Number(await this.putScript(...args));
   }
-}
-
-function define(redis: RedisClient, name: string, lua: string): Script {
-  redis.defineCommand(name, { numberOfKeys: 3, lua });
-  const fn = (redis as unknown as Record<string, Script>)[name];
-  if (!fn) throw new Error(`script ${name} was not defined`);
-  return (...args) => fn.apply(redis, args);
 }

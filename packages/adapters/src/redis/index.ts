@@ -5,6 +5,7 @@ export {
   type RedisDurabilityProblem,
   type RedisNodeDurability,
 } from './check-redis-durability';
+export { defineRedisScript, type RedisScript } from './define-script';
 export { CappedHash, cappedHashKeys, type CappedHashKeys } from './capped-hash';
 export { deleteKeysWithPrefix } from './delete-keys-with-prefix';
 export { scanKeys } from './scan-keys';
