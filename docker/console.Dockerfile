@@ -34,6 +34,8 @@ RUN --mount=type=cache,target=/root/.npm npm ci
 # ---- build: next build (offline: no remote fonts or build-time fetches) -------------------------
 FROM deps AS build
 COPY tsconfig.base.json ./
+# The wire constants it shares with the coordinator (@crawler/domain/api) are bundled from source.
+COPY packages/domain ./packages/domain
 COPY apps/console ./apps/console
 RUN npm run build --workspace @crawler/console \
  && rm -rf apps/console/.next/cache
@@ -46,6 +48,7 @@ ENV NODE_ENV=production \
 # Dependencies stay root-owned; only the app folder (.next/cache) is writable by node.
 COPY --from=build /app/package.json /app/tsconfig.base.json /app/
 COPY --from=build /app/node_modules /app/node_modules
+COPY --from=build /app/packages/domain /app/packages/domain
 COPY --from=build --chown=node:node /app/apps/console /app/apps/console
 USER node
 WORKDIR /app/apps/console

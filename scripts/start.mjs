@@ -13,19 +13,12 @@
 // generated into DATA_DIR/admin.json (mode 0600), where the CLI also finds the token.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
+import { consoleBuildIsStale } from './console-build-state.mjs';
 import { Supervisor } from './supervise.mjs';
 
 const demo = process.argv.includes('--demo');
@@ -131,26 +124,7 @@ if (
 // source changed since the last build (about a second each); nothing runs through tsx.
 run('node', ['scripts/build.mjs', '--if-stale']);
 // 4. The console's production build, when missing or older than its sources.
-function newestIn(path) {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return readdirSync(path).reduce((m, f) => Math.max(m, newestIn(join(path, f))), st.mtimeMs);
-}
-const consoleSources = [
-  'app',
-  'components',
-  'lib',
-  'instrumentation.ts',
-  'next.config.ts',
-  'package.json',
-].map((p) => join('apps/console', p));
-if (
-  !existsSync('apps/console/.next/BUILD_ID') ||
-  env.CRAWLER_REBUILD_CONSOLE === '1' ||
-  consoleSources.some(
-    (p) => existsSync(p) && newestIn(p) > statSync('apps/console/.next/BUILD_ID').mtimeMs,
-  )
-) {
+if (consoleBuildIsStale() || env.CRAWLER_REBUILD_CONSOLE === '1') {
   step('building the console (when it changed; takes about a minute)');
   run('npm', ['run', 'build', '-w', '@crawler/console']);
 }

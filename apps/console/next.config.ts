@@ -5,6 +5,8 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // The wire constants shared with the coordinator (roles, header names) are TypeScript source.
+  transpilePackages: ['@crawler/domain'],
   async headers() {
     return [
       {

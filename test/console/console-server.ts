@@ -1,39 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { CONSOLE_DIR, consoleBuildIsStale } from '../../scripts/console-build-state.mjs';
 
-/** apps/console */
-export const CONSOLE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../apps/console');
+export { CONSOLE_DIR };
 const NEXT_BIN = join(CONSOLE_DIR, '../../node_modules/next/dist/bin/next');
-const SOURCES = [
-  'app',
-  'components',
-  'lib',
-  'instrumentation.ts',
-  'next.config.ts',
-  'package.json',
-  'tsconfig.json',
-];
-
-function newestMtime(path: string): number {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return readdirSync(path).reduce((m, f) => Math.max(m, newestMtime(join(path, f))), st.mtimeMs);
-}
-
-/** True when the production build is missing or older than any console source file. */
-export function buildIsStale(): boolean {
-  const id = join(CONSOLE_DIR, '.next/BUILD_ID');
-  if (!existsSync(id)) return true;
-  const built = statSync(id).mtimeMs;
-  return SOURCES.some(
-    (s) => existsSync(join(CONSOLE_DIR, s)) && newestMtime(join(CONSOLE_DIR, s)) > built,
-  );
-}
 
 /** Held while one process builds: test files run in parallel, and Next builds one at a time. */
 const BUILD_LOCK = join(
@@ -49,7 +23,7 @@ const STALE_LOCK_MS = 10 * 60_000;
  */
 export async function buildConsoleIfStale(): Promise<void> {
   for (;;) {
-    if (!buildIsStale()) return;
+    if (!consoleBuildIsStale()) return;
     try {
       mkdirSync(BUILD_LOCK);
       break;
@@ -61,7 +35,7 @@ export async function buildConsoleIfStale(): Promise<void> {
     }
   }
   try {
-    if (!buildIsStale()) return;
+    if (!consoleBuildIsStale()) return;
     const r = spawnSync(process.execPath, [NEXT_BIN, 'build'], {
       cwd: CONSOLE_DIR,
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },

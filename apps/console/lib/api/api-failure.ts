@@ -2,11 +2,22 @@
 // (`data.appCode`: NOT_FOUND, FORBIDDEN, CSRF_REJECTED, …) or the console's own
 // (COORDINATOR_UNREACHABLE, …) — never on a message.
 import { TRPCClientError } from '@trpc/client';
+import type { ConsoleErrorCode } from '../server/console-errors';
 import type { AppRouter } from './router-types';
+
+type ErrorData = NonNullable<TRPCClientError<AppRouter>['data']>;
+
+/**
+ * What a failure's code can be: the API's stable codes (`data.appCode`), tRPC's own, and the
+ * console's (its server's relay errors, and a browser that got no answer) — a typo in a
+ * comparison fails the type check.
+ */
+export type FailureCode =
+  NonNullable<ErrorData['appCode']> | ErrorData['code'] | ConsoleErrorCode | 'CONSOLE_UNREACHABLE';
 
 export interface ApiFailure {
   ok: false;
-  code: string;
+  code: FailureCode;
   message: string;
   /** Input fields refused, each with why (a validation error). */
   fields: Array<{ path: string; message: string }>;
@@ -24,7 +35,7 @@ const UNREACHABLE: ApiFailure = {
 };
 
 /** A refusal made in the console (the input was checked before any call). */
-export function refusal(code: string, message: string): ApiFailure {
+export function refusal(code: FailureCode, message: string): ApiFailure {
   return { ok: false, code, message, fields: [] };
 }
 

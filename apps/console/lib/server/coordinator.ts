@@ -4,6 +4,12 @@
 // credential and the browser's address, which the coordinator then counts logins against and
 // records in its audit log instead of the console's own address.
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import {
+  CLIENT_ADDRESS_HEADER,
+  CONSOLE_SECRET_HEADER,
+  CSRF_HEADER,
+  SESSION_COOKIE,
+} from '@crawler/domain/api';
 import type { AppRouter } from '../api/router-types';
 import { consoleErrorReply } from './console-errors';
 
@@ -11,10 +17,7 @@ const DEFAULT_COORDINATOR_URL = 'http://127.0.0.1:4000';
 const TIMEOUT_MS = 10_000;
 
 /** The coordinator's session cookie, as the console forwards it. */
-export const COORDINATOR_COOKIE = 'crawler_session';
-/** The console's credential (CONSOLE_SECRET), and the browser's address it vouches for. */
-const CONSOLE_SECRET_HEADER = 'x-crawler-console';
-const CLIENT_ADDRESS_HEADER = 'x-crawler-client-address';
+export const COORDINATOR_COOKIE = SESSION_COOKIE;
 
 /** Whom a call is made for. */
 export interface CallFor {
@@ -70,7 +73,7 @@ export async function fetchCoordinator(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (as.session) headers.cookie = `${COORDINATOR_COOKIE}=${as.session}`;
   if (init.method === 'POST') {
-    headers['x-crawler-csrf'] = '1';
+    headers[CSRF_HEADER] = '1';
     headers['content-type'] = 'application/json';
   }
   const secret = process.env.CONSOLE_SECRET?.trim();

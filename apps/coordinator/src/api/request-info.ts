@@ -1,12 +1,8 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { CLIENT_ADDRESS_HEADER, CONSOLE_SECRET_HEADER } from '@crawler/domain/api';
 import type { RequestInfo } from '../auth/caller';
 import { plainAddress } from '../auth/client-address';
-
-/** The console's credential (CONSOLE_SECRET) on its calls. */
-export const CONSOLE_SECRET_HEADER = 'x-crawler-console';
-/** The browser's address as the console saw it; believed only with the console's credential. */
-export const CLIENT_ADDRESS_HEADER = 'x-crawler-client-address';
 
 /**
  * The request id is the caller's `x-request-id` when it is short and plain (so a proxy's id

@@ -1,8 +1,6 @@
+import { CSRF_HEADER } from '@crawler/domain/api';
 import { AppError } from '../api/app-error';
 import type { RequestInfo } from './caller';
-
-/** The header a script sends to show it is not a cross-site form or image request. */
-export const CSRF_HEADER = 'x-crawler-csrf';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-
-export const SESSION_COOKIE = 'crawler_session';
+import { SESSION_COOKIE } from '@crawler/domain/api';
 
 /**
  * The session cookie: httpOnly (page scripts cannot read it), SameSite=Lax (not sent on
