@@ -50,6 +50,8 @@ function normalizeUrlOrThrow(url: string): string {
   if (!n.ok) throw new Error(`${url}: ${n.reason}`);
   return n.url;
 }
+const stats = async () =>
+  (await (await api('GET', '/v1/stats')).json()) as { quality: Record<string, number> };
 async function seen(urls: string[]): Promise<boolean[]> {
   return stack.coordinator.services.frontier.seenBatch(
     urls.map((u) => ({ urlFp: urlFingerprint(u), host: new URL(u).hostname })),
@@ -132,6 +134,8 @@ describe('URL block patterns applied live', () => {
     const secondUnseen = secondMatching.filter((_, i) => !secondBefore[i]);
     expect(secondUnseen.length).toBeGreaterThan(0);
     const refusedBefore = agent.counters.blockRefused;
+    await sleep(2200); // the agent's pending rule counts written
+    const statsBefore = (await stats()).quality.blocked_pattern ?? 0;
 
     // The second host is seeded now: its crawl finds links to the unseen matching URLs.
     const seed = web.seeds.find((s) => new URL(s).hostname === second)!;
@@ -157,5 +161,16 @@ describe('URL block patterns applied live', () => {
     expect((await seen(secondOther)).filter(Boolean).length).toBeGreaterThan(
       secondOther.length * 0.8,
     );
-  }, 60_000);
+
+    // The drops are in the crawl's quality counters too (GET /v1/stats), not only the agent's
+    // own count: links of a host the agent holds, dropped at enqueue, as well as URLs dropped at
+    // their lease (agents write their counts every 2 s). The lease-time check could have dropped
+    // at most the matching URLs queued before the patterns: the rest were links.
+    await sleep(2200);
+    const counted = (await stats()).quality.blocked_pattern ?? 0;
+    const queuedBefore = [...firstBefore, ...secondBefore].filter(Boolean).length;
+    expect(counted - statsBefore).toBeGreaterThan(queuedBefore);
+    // Every drop the stats count, the agent counted.
+    expect(counted).toBeLessThanOrEqual(agent.counters.blockRefused);
+  }, 70_000);
 });

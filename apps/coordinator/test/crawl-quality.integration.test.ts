@@ -45,6 +45,7 @@ function page(path: string): { status: number; body: string } {
         '/gone/x.html',
         '/list?page=51',
         '/c?a=1&b=2&c=3&d=4&e=5',
+        '/private/linked.html',
       ]),
     };
   const cal = /^\/calendar\/(\d{4})\/(\d{2})$/.exec(path);
@@ -227,7 +228,9 @@ describe('crawl-quality rules on a live crawl', () => {
       'noop_param',
       'blocked_pattern',
     ];
-    for (let i = 0; i < 40 && rules.some((r) => stats.quality[r] === undefined); i++) {
+    const pending = () =>
+      rules.some((r) => stats.quality[r] === undefined) || stats.quality.blocked_pattern! < 2;
+    for (let i = 0; i < 40 && pending(); i++) {
       if (i > 0) await sleep(200);
       stats = (
         await httpCall<{ quality: Record<string, number> }>(
@@ -244,9 +247,25 @@ describe('crawl-quality rules on a live crawl', () => {
       soft_404: 1,
     });
     expect(stats.quality.template_exhausted).toBeGreaterThanOrEqual(1);
-    // The operator's pattern, applied to a URL queued before it existed.
-    expect(stats.quality.blocked_pattern).toBe(1);
+    // The operator's pattern, applied to a URL queued before it existed (at its lease) and to the
+    // home page's link (at enqueue).
+    expect(stats.quality.blocked_pattern).toBe(2);
     expect(requests.some((p) => p.startsWith('/private/'))).toBe(false);
     expect(stats.quality.noop_param).toBeGreaterThanOrEqual(1);
+  });
+
+  it('the inspector names the pager step past the cap and the operator pattern', async () => {
+    // Page 52 was only ever a link of page 51: judged as that step.
+    const pager = (await inspect('/list?page=52')).body.verdict;
+    expect(pager).toMatchObject({ fetched: false, reason: 'trap' });
+    expect(pager.detail).toContain('pager_depth');
+    // Page 51, linked from the home page, was fetched: no pager rule against it.
+    expect((await inspect('/list?page=51')).body.verdict.reason).toBe('fetched');
+    // Queued before the pattern, dropped at its lease; and a link dropped at enqueue.
+    for (const path of ['/private/plan.html', '/private/linked.html']) {
+      const blocked = (await inspect(path)).body.verdict;
+      expect(blocked).toMatchObject({ fetched: false, reason: 'blocked' });
+      expect(blocked.detail).toContain(`/private/ of the policy of ${HOST}`);
+    }
   });
 });

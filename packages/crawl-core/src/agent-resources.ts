@@ -61,6 +61,11 @@ export interface AgentResources {
    * once, and every lease completes with its unstarted URLs back in the frontier.
    */
   stop: AbortSignal;
+  /**
+   * Aborted when a drain has waited AGENT_DRAIN_GRACE_MS for requests in flight: those still
+   * running are abandoned, their URLs not done (back at the head of their hosts' queues).
+   */
+  cut: AbortSignal;
 }
 
 export interface AgentCounters {

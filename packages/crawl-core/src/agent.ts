@@ -70,6 +70,8 @@ export class CrawlAgent {
     readonly metrics: AgentMetrics,
     /** Aborts `r.stop`. */
     private readonly stopper: AbortController,
+    /** Aborts `r.cut`. */
+    private readonly cutter: AbortController,
   ) {}
 
   private get stopping(): boolean {
@@ -199,19 +201,27 @@ export class CrawlAgent {
     const blockRules = new LiveBlockRules({ redis, prefix: config.REDIS_PREFIX, log });
     await blockRules.start(BLOCK_RULES_REFRESH_MS);
     const stopper = new AbortController();
+    const cutter = new AbortController();
     const leases = new LeaseKeeper(frontier, [telemetry, pages], {
       requestMs: config.FETCH_TOTAL_TIMEOUT_MS,
       renewEveryMs: renewEveryMs(config),
       log,
     });
     leases.watch(redis);
+    const quality = new HostQualityTracker(redis, frontier, qualityLimitsFrom(config), log);
     holder.agent = new CrawlAgent(
       {
         config,
         frontier,
         links: new EnqueueBatcher(frontier, (n) => (counters.linksEnqueued += n), log, {
           blockRules,
-          onBlocked: (n) => (counters.blockRefused += n),
+          onBlocked: (u, match) => {
+            counters.blockRefused++;
+            // In the crawl's quality counters (GET /v1/stats) under the name the lease-time
+            // check uses for a pattern's drop (quality/screen-urls.ts). A blocked host's links
+            // are not a rule's drop there either: its queue waits until it is unblocked.
+            if (match.kind === 'pattern') quality.count(u.host, 'blocked_pattern');
+          },
         }),
         http,
         lag: new LoopLag(),
@@ -225,7 +235,7 @@ export class CrawlAgent {
         settings,
         blockRules,
         sitemaps: new SitemapState(redis, frontier),
-        quality: new HostQualityTracker(redis, frontier, qualityLimitsFrom(config), log),
+        quality,
         leases,
         log,
         counters,
@@ -234,10 +244,12 @@ export class CrawlAgent {
           onWorkerError: (err) => log.warn({ err }, 'parse worker failed'),
         }),
         stop: stopper.signal,
+        cut: cutter.signal,
       },
       redis,
       metrics,
       stopper,
+      cutter,
     );
     return holder.agent;
   }
@@ -266,9 +278,10 @@ export class CrawlAgent {
   }
 
   /**
-   * Drains: no new lease and no new request; in-flight fetches finish (bounded by the fetch
-   * timeouts); every lease completes at once with its unstarted URLs back at the head of their
-   * hosts' queues; links, telemetry and feed are flushed and the WARC file closes.
+   * Drains: no new lease and no new request; in-flight fetches finish, for at most
+   * AGENT_DRAIN_GRACE_MS, after which those still running are abandoned (their URLs not done);
+   * every lease completes at once with its unstarted URLs back at the head of their hosts'
+   * queues; links, telemetry and feed are flushed and the WARC file closes.
    */
   async stop(): Promise<void> {
     const t0 = performance.now();
@@ -276,8 +289,11 @@ export class CrawlAgent {
     const leases = this.active.size;
     this.stopper.abort();
     if (this.heartbeat) clearInterval(this.heartbeat);
+    const grace = setTimeout(() => this.cutter.abort(), this.r.config.AGENT_DRAIN_GRACE_MS);
     await this.loop;
     await Promise.allSettled(this.active.values());
+    clearTimeout(grace);
+    const cut = this.cutter.signal.aborted;
     await this.r.leases.stop();
     const leasesMs = since();
     await this.r.parsePool.close();
@@ -300,7 +316,7 @@ export class CrawlAgent {
     this.r.lag.stop();
     await this.redis.zrem(agentsKey(this.r.config.REDIS_PREFIX), this.r.config.agentId);
     this.r.log.info(
-      { leases, leasesMs, flushedMs, warcMs, totalMs: since() },
+      { leases, cut, leasesMs, flushedMs, warcMs, totalMs: since() },
       'drained: leases completed, outputs flushed, WARC closed',
     );
   }

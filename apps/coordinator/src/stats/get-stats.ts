@@ -58,7 +58,12 @@ export interface Stats {
    * URLs kept out by each trap and crawl-quality rule since the frontier began (links dropped
    * at enqueue and queued URLs dropped at lease): `template_exhausted`, `pager_depth`,
    * `facet_explosion`, `noop_param` (rewritten without the parameter), `soft_404`,
-   * `duplicate_budget` (leases ended), `too_many_hops`, `too_deep`, `url_too_long`, …
+   * `duplicate_budget` (leases ended), `too_many_hops`, `too_deep`, `url_too_long`, …, and
+   * `blocked_pattern`: URLs an operator's URL block pattern matched, links at enqueue and queued
+   * URLs at lease. An agent counts only the URLs of hosts whose lease it holds (their shard is
+   * known then): a pattern's drop of a link to another host is not counted, and neither are
+   * links to a blocked host (no rule's drop: the lease-time check stops a blocked host's lease
+   * instead); the agent's own `blockRefused` counts every one.
    */
   quality: Record<string, number>;
   generatedAt: string;

@@ -7,6 +7,7 @@ import type { HostPolicyRepository } from '../db/host-policy-repository';
 import { inspectUrlInput, type HistoryRow, type UrlInspection } from './inspect-url.types';
 import { urlVerdict } from './url-verdict';
 import { qualityRuleOf, readHostQuality } from './host-quality-reader';
+import { readBlockRules } from './block-rules-reader';
 import type { RedisClient } from '@crawler/adapters/redis';
 import type { QualityLimits } from '@crawler/domain/quality';
 
@@ -69,17 +70,20 @@ export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<Ur
   const n = frontierEntry(input.url);
   if (!n.ok) throw new Error('unreachable: the schema normalizes the URL');
   const { url, urlFp: fp, host } = n.entry;
-  const [rows, pages, policy, live, state, [seen], dead, recrawl, quality] = await Promise.all([
-    deps.analytics.queryJson<Raw>(HISTORY_SQL, { host, fp }),
-    deps.analytics.listPages(fp, 1),
-    deps.policies.get(host),
-    deps.frontier.hostPolicy(host),
-    deps.frontier.hostState(host),
-    deps.frontier.seenBatch([{ urlFp: fp, host }]),
-    deps.frontier.deadLettersOfHost(host),
-    deps.recrawl ? deps.recrawl.state(host, fp) : Promise.resolve(null),
-    readHostQuality(deps.redis, deps.frontier, host, deps.qualityLimits),
-  ]);
+  const [rows, pages, policy, live, state, [seen], dead, recrawl, quality, blockRules] =
+    await Promise.all([
+      deps.analytics.queryJson<Raw>(HISTORY_SQL, { host, fp }),
+      deps.analytics.listPages(fp, 1),
+      deps.policies.get(host),
+      deps.frontier.hostPolicy(host),
+      deps.frontier.hostState(host),
+      deps.frontier.seenBatch([{ urlFp: fp, host }]),
+      deps.frontier.deadLettersOfHost(host),
+      deps.recrawl ? deps.recrawl.state(host, fp) : Promise.resolve(null),
+      readHostQuality(deps.redis, deps.frontier, host, deps.qualityLimits),
+      // The block rules agents apply, as published under the crawl's key prefix.
+      readBlockRules(deps.redis, deps.frontier.keys.prefix),
+    ]);
   const history: HistoryRow[] = rows.map((r) => ({
     fetched_at: isoOfClickhouse(String(r.fetched_at)),
     status: Number(r.status),
@@ -94,19 +98,25 @@ export async function inspectUrl(deps: InspectUrlDeps, raw: unknown): Promise<Ur
     duplicate_of: String(r.duplicate_of),
   }));
   const deadLetter = dead.find((d) => d.url === url) ?? null;
+  // A URL never seen nor tried could only have been refused as a link.
+  const neverQueued = history.length === 0 && !seen;
+  const blockMatch = blockRules.match(url, host);
+  const now = Date.now();
   const verdict = urlVerdict({
     history,
     blocked: live.blocked || (policy?.blocked ?? false),
+    blockRule: blockMatch,
     seen: seen ?? false,
     queuedOnHost: state.queued,
     deadLetter,
     // Only for URLs never seen: a seen URL got past the rules when it was discovered.
-    trapRule: history.length === 0 && !seen ? checkTrapRules(url, 0) : null,
-    qualityRule: qualityRuleOf(quality, url),
+    trapRule: neverQueued ? checkTrapRules(url, 0) : null,
+    qualityRule: qualityRuleOf(quality, url, { asLink: neverQueued }),
     recrawlDueAt: recrawl?.dueAt ?? null,
     hostNextAt: Number(state.fields.next_at ?? 0),
-    budgetLeft: budgetLeftToday(state.fields, deps.defaultDailyBudget, Date.now()),
-    now: Date.now(),
+    budgetLeft: budgetLeftToday(state.fields, deps.defaultDailyBudget, now),
+    duplicateBudgetLeft: quality.budgetLeft(now),
+    now,
   });
   const p = pages[0];
   return {

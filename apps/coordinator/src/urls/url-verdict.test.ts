@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_QUALITY_LIMITS, HostQuality } from '@crawler/domain/quality';
+import { CompiledBlockRules } from '@crawler/domain/traps';
 import type { HistoryRow } from './inspect-url.types';
 import { budgetLeftToday } from './inspect-url';
+import { pagerSources, qualityRuleOf } from './host-quality-reader';
 import { urlVerdict, type UrlFacts } from './url-verdict';
 
 const NOW = Date.UTC(2026, 10, 30, 12);
@@ -9,6 +12,7 @@ const TODAY = Math.floor(NOW / 86_400_000);
 const facts = (over: Partial<UrlFacts> = {}): UrlFacts => ({
   history: [],
   blocked: false,
+  blockRule: null,
   seen: true,
   queuedOnHost: 4,
   deadLetter: null,
@@ -17,6 +21,7 @@ const facts = (over: Partial<UrlFacts> = {}): UrlFacts => ({
   recrawlDueAt: null,
   hostNextAt: 0,
   budgetLeft: null,
+  duplicateBudgetLeft: null,
   now: NOW,
   ...over,
 });
@@ -67,6 +72,52 @@ describe('urlVerdict', () => {
     expect(v.detail).toMatch(/daily page budget/);
   });
 
+  it('queued behind a budget cut for duplicate bodies, used up: "budget", naming duplicate_budget', () => {
+    // Agents end the host's leases until the next UTC day: its next turn is then.
+    const cut = facts({ budgetLeft: 10, duplicateBudgetLeft: 0, hostNextAt: NOW + 3_600_000 });
+    const v = urlVerdict(cut);
+    expect(v).toMatchObject({ fetched: false, reason: 'budget' });
+    expect(v.detail).toContain('duplicate_budget');
+    expect(v.detail).toMatch(/next UTC day/);
+    // A cut not used up yet: the host's next turn is all it waits for.
+    expect(urlVerdict({ ...cut, duplicateBudgetLeft: 3 }).reason).toBe('not_yet_due');
+  });
+
+  it('a URL an operator block pattern matches: "blocked", naming the pattern and its policy', () => {
+    const rules = new CompiledBlockRules([
+      { host: '*.shop.test', blocked: null, patterns: ['/private/', '*.pdf'] },
+      { host: 'bad.test', blocked: true, patterns: [] },
+    ]);
+    const hit = (url: string) => rules.match(url, new URL(url).hostname);
+    expect(hit('http://www.shop.test/public/a')).toBeNull();
+    const pattern = hit('http://www.shop.test/docs/a.pdf');
+    expect(pattern).toMatchObject({ kind: 'pattern', scope: '*.shop.test', pattern: '*.pdf' });
+    // Queued before the pattern was added: dropped at its lease, so not "queued".
+    const v = urlVerdict(facts({ seen: true, blockRule: pattern }));
+    expect(v).toMatchObject({ fetched: false, reason: 'blocked' });
+    expect(v.detail).toContain('*.pdf');
+    expect(v.detail).toContain('*.shop.test');
+    expect(urlVerdict(facts({ seen: false, blockRule: pattern })).reason).toBe('blocked');
+    // Fetched before it: still "fetched", with the pattern that keeps it from a re-crawl.
+    const fetched = urlVerdict(facts({ history: [row()], blockRule: pattern }));
+    expect(fetched.reason).toBe('fetched');
+    expect(fetched.detail).toContain('not fetched again');
+    // A blocked host: named with its policy.
+    const host = hit('http://bad.test/a');
+    expect(host).toMatchObject({ kind: 'host', scope: 'bad.test' });
+    const b = urlVerdict(facts({ blockRule: host }));
+    expect(b.reason).toBe('blocked');
+    expect(b.detail).toContain('policy of bad.test');
+  });
+
+  it('never queued and no rule of its own: "unknown", saying a page-level drop leaves no record', () => {
+    const v = urlVerdict(facts({ seen: false }));
+    expect(v).toMatchObject({ fetched: false, reason: 'unknown' });
+    expect(v.detail).toMatch(/never queued/);
+    expect(v.detail).toMatch(/too many hops or too deep/);
+    expect(v.detail).toMatch(/no record/);
+  });
+
   it('queued while the host waits for its next turn: "not_yet_due", with the time', () => {
     const v = urlVerdict(facts({ budgetLeft: 10, hostNextAt: NOW + 60_000 }));
     expect(v).toMatchObject({ fetched: false, reason: 'not_yet_due' });
@@ -92,5 +143,49 @@ describe('budgetLeftToday', () => {
   it('is unlimited when allowlisted or set to 0', () => {
     expect(budgetLeftToday({ allowlisted: '1', budget_day: String(TODAY) }, 10, NOW)).toBeNull();
     expect(budgetLeftToday({ daily_budget: '0' }, 10, NOW)).toBeNull();
+  });
+});
+
+describe('qualityRuleOf', () => {
+  const limits = { ...DEFAULT_QUALITY_LIMITS, maxPagerDepth: 50 };
+
+  it('finds a pager step past the cap for a URL never queued, judged from page N − 1', () => {
+    const q = HostQuality.fresh(limits, NOW);
+    expect(qualityRuleOf(q, 'http://a.test/list?page=52', { asLink: true })).toBe('pager_depth');
+    expect(qualityRuleOf(q, 'http://a.test/blog/page/60/', { asLink: true })).toBe('pager_depth');
+    expect(qualityRuleOf(q, 'http://a.test/list?page=50', { asLink: true })).toBeNull();
+    // Not a pager parameter: a number of another kind is no page.
+    expect(qualityRuleOf(q, 'http://a.test/item?id=5200', { asLink: true })).toBeNull();
+    // A queued URL got in from elsewhere: a numbered page linked from outside its pager is fetched.
+    expect(qualityRuleOf(q, 'http://a.test/list?page=52')).toBeNull();
+  });
+
+  it('lists page N − 1 for every number of the URL', () => {
+    expect(pagerSources('http://a.test/y/2024/page/3?page=10&q=x&n=0')).toEqual([
+      'http://a.test/y/2023/page/3?page=10&q=x&n=0',
+      'http://a.test/y/2024/page/2?page=10&q=x&n=0',
+      'http://a.test/y/2024/page/3?page=9&q=x&n=0',
+    ]);
+    expect(pagerSources('http://a.test/')).toEqual([]);
+  });
+
+  it("a host's duplicate budget, cut and used up, is what its queued URLs wait for", () => {
+    const q = HostQuality.fresh(limits, NOW);
+    for (let i = 0; i < limits.dupMinFetches; i++)
+      q.observe({
+        url: `http://a.test/p${i}`,
+        status: 200,
+        sha256: 'a'.repeat(64),
+        simhash: '',
+        duplicate: i > 0,
+        soft404: false,
+        at: NOW,
+      });
+    expect(q.budgetLeft(NOW)).toBe(0);
+    const v = urlVerdict(
+      facts({ duplicateBudgetLeft: q.budgetLeft(NOW), hostNextAt: NOW + 3_600_000 }),
+    );
+    expect(v.reason).toBe('budget');
+    expect(v.detail).toContain('duplicate_budget');
   });
 });

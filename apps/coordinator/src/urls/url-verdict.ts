@@ -1,11 +1,17 @@
-import type { TrapRule } from '@crawler/domain/traps';
+import type { BlockMatch, TrapRule } from '@crawler/domain/traps';
 import type { QualityRule } from '@crawler/domain/quality';
 import type { HistoryRow, UrlVerdict, VerdictReason } from './inspect-url.types';
 
 /** What the inspector found about a URL in each store. */
 export interface UrlFacts {
   history: HistoryRow[];
+  /** The host's own policy blocks it. */
   blocked: boolean;
+  /**
+   * The published block rule agents apply to this URL, if any: a blocked host or domain
+   * (`*.example.com`), or an operator's URL pattern.
+   */
+  blockRule: BlockMatch | null;
   seen: boolean;
   queuedOnHost: number;
   deadLetter: { reason: string; attempts: number; at: number } | null;
@@ -18,6 +24,11 @@ export interface UrlFacts {
   hostNextAt: number;
   /** Pages the host may still get today; null when unlimited. */
   budgetLeft: number | null;
+  /**
+   * Pages the host may still get today since its budget was cut for duplicate bodies
+   * (`duplicate_budget`); null when not cut.
+   */
+  duplicateBudgetLeft: number | null;
   now: number;
 }
 
@@ -39,7 +50,7 @@ const QUALITY_DETAIL: Record<QualityRule, string> = {
   template_exhausted:
     "quality rule template_exhausted: the host's pages of this URL family kept coming back near-identical, so the family is closed on this host and its URLs are dropped",
   pager_depth:
-    "quality rule pager_depth: a pager's next/previous step past QUALITY_MAX_PAGER_DEPTH",
+    "quality rule pager_depth: a pager's next/previous step past QUALITY_MAX_PAGER_DEPTH; agents drop such a link where the previous page links it (the same page linked from outside its pager is fetched)",
   facet_explosion:
     'quality rule facet_explosion: more query parameters than QUALITY_MAX_QUERY_PARAMS, or a parameter combination beyond the QUALITY_MAX_FACET_COMBOS its URL family may use',
   noop_param:
@@ -51,12 +62,20 @@ const QUALITY_DETAIL: Record<QualityRule, string> = {
 const answered = (r: HistoryRow) =>
   r.error_code !== 'robots_denied' && r.status >= 200 && r.status <= 399;
 
+/** What a published block rule does to the URL. */
+function blockDetail(hit: BlockMatch): string {
+  return hit.kind === 'host'
+    ? `the policy of ${hit.scope} blocks the host`
+    : `the URL block pattern ${hit.pattern} of the policy of ${hit.scope} matches its path: agents drop such links before they are queued and such queued URLs at their lease (remove it with DELETE /v1/hosts/${hit.scope}/block-patterns)`;
+}
+
 /**
  * Why a URL was or was not fetched, from the strongest evidence down: a 2xx/3xx (incl. 304)
  * attempt (`duplicate` when its body repeated another URL's); the latest attempt's error code; a
- * blocked host; a dead letter; waiting in the frontier — for the host's spent daily budget
- * (`budget`), for the host's next turn (`not_yet_due`) or to be leased (`queued`); the trap rules
- * (the agent drops trap URLs before they reach the frontier).
+ * blocked host or a URL block pattern; a dead letter; a crawl-quality rule; waiting in the
+ * frontier — for the host's spent daily budget or its budget cut for duplicates (`budget`), for
+ * the host's next turn (`not_yet_due`) or to be leased (`queued`); the trap rules (the agent
+ * drops trap URLs before they reach the frontier).
  */
 export function urlVerdict(f: UrlFacts): UrlVerdict {
   const ok = f.history.filter(answered);
@@ -66,7 +85,10 @@ export function urlVerdict(f: UrlFacts): UrlVerdict {
       f.recrawlDueAt !== null
         ? `; next re-crawl due ${new Date(f.recrawlDueAt).toISOString()}`
         : '';
-    const fetched = `fetched ${ok.length} time(s); last HTTP ${last.status} at ${last.fetched_at}${due}`;
+    // A rule added after the fetch keeps it from being fetched again.
+    const stopped =
+      f.blockRule?.kind === 'pattern' ? `; not fetched again: ${blockDetail(f.blockRule)}` : '';
+    const fetched = `fetched ${ok.length} time(s); last HTTP ${last.status} at ${last.fetched_at}${due}${stopped}`;
     if (last.error_code === 'soft_404')
       return {
         fetched: true,
@@ -91,11 +113,17 @@ export function urlVerdict(f: UrlFacts): UrlVerdict {
         detail: `the last attempt at ${latest.fetched_at} ended with ${latest.error_code}`,
       };
   }
-  if (f.blocked)
+  if (f.blocked || f.blockRule?.kind === 'host')
     return {
       fetched: false,
       reason: 'blocked',
-      detail: 'the host is blocked by an operator; its queue is kept until it is unblocked',
+      detail: `the host is blocked by an operator${f.blockRule?.kind === 'host' ? ` (${blockDetail(f.blockRule)})` : ''}; its queue is kept until it is unblocked`,
+    };
+  if (f.blockRule !== null)
+    return {
+      fetched: false,
+      reason: 'blocked',
+      detail: `blocked by an operator: ${blockDetail(f.blockRule)}`,
     };
   if (f.deadLetter) {
     const reason = REASON_OF_CODE[f.deadLetter.reason] ?? 'unknown';
@@ -129,7 +157,7 @@ export function urlVerdict(f: UrlFacts): UrlVerdict {
     fetched: false,
     reason: 'unknown',
     detail:
-      'no fetch recorded in ClickHouse, the host is not blocked, the URL is not in the seen set, the host queue or the dead letters, and no trap rule matches: it was never discovered',
+      'no fetch recorded in ClickHouse, no block rule matches, the URL is not in the seen set or the dead letters, and no rule of its own keeps it out: it was never queued. Either no page linked it, or a link to it was dropped by a rule that depends on the page it was found on — too many hops or too deep from a seed (CRAWLER_MAX_HOPS, CRAWLER_MAX_DEPTH), or a page that only repeated its URL family (its links into that family are not followed) — and such drops leave no record of the URL (GET /v1/stats counts them by rule)',
   };
 }
 
@@ -144,6 +172,12 @@ function waiting(f: UrlFacts, latest: HistoryRow | undefined): UrlVerdict {
       fetched: false,
       reason: 'budget',
       detail: `${tried}the host has used its daily page budget; it is fetched again from the next UTC day (${queue}; raise its budget or allowlist it with PUT /v1/hosts/{host})`,
+    };
+  if (f.duplicateBudgetLeft !== null && f.duplicateBudgetLeft <= 0)
+    return {
+      fetched: false,
+      reason: 'budget',
+      detail: `${tried}${QUALITY_DETAIL.duplicate_budget} (most of its bodies today repeated others exactly) and that cut is used up: agents end its leases until the next UTC day, when it is whole again (${queue})`,
     };
   if (f.hostNextAt > f.now)
     return {

@@ -16,7 +16,9 @@ export type FetchErrorCode =
   | 'total_timeout'
   | 'headers_too_large'
   | 'network'
-  | 'bad_url';
+  | 'bad_url'
+  /** Abandoned by the agent's drain (AGENT_DRAIN_GRACE_MS): not the server's doing. */
+  | 'drain_cut';
 
 const RETRY: Record<FetchErrorCode, RetryClass> = {
   dns_not_found: 'give_up',
@@ -30,6 +32,7 @@ const RETRY: Record<FetchErrorCode, RetryClass> = {
   headers_too_large: 'give_up',
   network: 'retry',
   bad_url: 'give_up',
+  drain_cut: 'retry',
 };
 
 export class FetchError extends CrawlerError {

@@ -41,6 +41,8 @@ export class Deadline {
   readonly signal = this.controller.signal;
   private timer: NodeJS.Timeout | null = null;
   private armedAt = 0;
+  /** Ended by {@link cut}, not by the clock. */
+  wasCut = false;
 
   constructor(private remainingMs: number) {
     this.arm();
@@ -62,6 +64,14 @@ export class Deadline {
   clear(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /** Ends the request now, whatever time is left (the agent's drain gave up waiting for it). */
+  cut(): void {
+    if (this.signal.aborted) return;
+    this.wasCut = true;
+    this.clear();
+    this.controller.abort();
   }
 
   private arm(): void {

@@ -154,12 +154,18 @@ export class HttpClient {
    * counts against the body budget while it is read; with `holdBody` until the caller passes
    * the response to {@link releaseBody} (after archiving and parsing it), else until this
    * returns. `heldCopies`: copies of the body the holder will make (decoded text, JSON…), also
-   * reserved — waited for, if need be, before this returns.
+   * reserved — waited for, if need be, before this returns. `cut`: when it aborts, the request
+   * is abandoned at once, in any phase, with `drain_cut` (nothing of it is returned).
    */
   async get(
     url: string,
     extraHeaders: Record<string, string> = {},
-    opts: { multiConnection?: boolean; holdBody?: boolean; heldCopies?: number } = {},
+    opts: {
+      multiConnection?: boolean;
+      holdBody?: boolean;
+      heldCopies?: number;
+      cut?: AbortSignal;
+    } = {},
   ): Promise<HttpResponse> {
     const u = new URL(url);
     const literal = u.hostname.replace(/^\[|\]$/g, '');
@@ -178,6 +184,9 @@ export class HttpClient {
     const started = performance.now();
     const timer = new Deadline(this.opts.totalTimeoutMs);
     const deadline = timer.signal;
+    const cut = () => timer.cut();
+    if (opts.cut?.aborted) throw new FetchError('drain_cut', 'the agent is draining');
+    opts.cut?.addEventListener('abort', cut, { once: true });
     let res: Awaited<ReturnType<typeof request>>;
     let headers: Array<[string, string]>;
     let encoding: string;
@@ -194,6 +203,7 @@ export class HttpClient {
           signal: deadline,
         });
       } catch (err) {
+        if (timer.wasCut) throw new FetchError('drain_cut', 'abandoned by the drain');
         throw toFetchError(err, deadline.aborted);
       }
       headers = flattenHeaders(res.headers);
@@ -207,6 +217,11 @@ export class HttpClient {
       ));
     } finally {
       timer.clear();
+      opts.cut?.removeEventListener('abort', cut);
+    }
+    if (timer.wasCut) {
+      reservation?.release();
+      throw new FetchError('drain_cut', 'abandoned by the drain');
     }
     const response: HttpResponse = {
       url,

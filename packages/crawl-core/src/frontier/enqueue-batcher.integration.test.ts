@@ -19,6 +19,8 @@ let rules: LiveBlockRules;
 let batcher: EnqueueBatcher;
 let accepted = 0;
 let blocked = 0;
+/** The rule of every URL dropped, by URL. */
+const dropRules = new Map<string, string>();
 let version = 0;
 
 const log = createLogger('block-enqueue', 'silent');
@@ -53,7 +55,10 @@ beforeAll(async () => {
   rules = new LiveBlockRules({ redis, prefix, log });
   batcher = new EnqueueBatcher(frontier, (n) => (accepted += n), log, {
     blockRules: rules,
-    onBlocked: (n) => (blocked += n),
+    onBlocked: (u, match) => {
+      blocked += 1;
+      dropRules.set(u.url, match.rule);
+    },
     delayMs: 5,
   });
 });
@@ -103,6 +108,16 @@ describe('EnqueueBatcher with live block rules', () => {
     await batcher.add([...dropped, ...kept].map(link));
     expect(blocked - before.blocked).toBe(dropped.length);
     expect(accepted - before.accepted).toBe(kept.length);
+    // Each drop is reported with its URL (so its host) and the rule that matched it.
+    expect(dropped.map((u) => dropRules.get(u))).toEqual([
+      'blocked bad.test',
+      'blocked *.evil.test',
+      'blocked *.evil.test',
+      'shop.test /private/',
+      'shop.test *.pdf',
+      '*.news.test /*/print/*',
+      '*.news.test /*/print/*',
+    ]);
     expect(await seen(kept)).toEqual(kept.map(() => true));
     expect(await seen(dropped)).toEqual(dropped.map(() => false));
     // A call whose links are all dropped resolves at once, without a frontier call.
@@ -130,7 +145,11 @@ describe('EnqueueBatcher with live block rules', () => {
     );
     await rules.refresh();
     expect(rules.version).toBe(good);
-    expect(rules.match('http://shop.test/c.pdf', 'shop.test')).toEqual({ rule: 'shop.test *.pdf' });
+    expect(rules.match('http://shop.test/c.pdf', 'shop.test')).toMatchObject({
+      kind: 'pattern',
+      scope: 'shop.test',
+      pattern: '*.pdf',
+    });
     await publish('not json');
     await rules.refresh();
     expect(rules.version).toBe(good);
@@ -143,7 +162,10 @@ describe('EnqueueBatcher with live block rules', () => {
     const t0 = Date.now();
     while (rules.match('http://late.test/', 'late.test') === null && Date.now() - t0 < 2000)
       await new Promise((r) => setTimeout(r, 20));
-    expect(rules.match('http://late.test/', 'late.test')).toEqual({ rule: 'blocked late.test' });
+    expect(rules.match('http://late.test/', 'late.test')).toMatchObject({
+      kind: 'host',
+      scope: 'late.test',
+    });
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 });

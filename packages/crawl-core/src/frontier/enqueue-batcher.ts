@@ -1,6 +1,6 @@
 import type { EnqueueUrl, Frontier } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
-import type { BlockRuleMatcher } from '@crawler/domain/traps';
+import type { BlockMatch, BlockRuleMatcher } from '@crawler/domain/traps';
 import { RetryingBatches } from '../streams/retrying-batches';
 
 /** Options of {@link EnqueueBatcher}. */
@@ -10,8 +10,11 @@ export interface EnqueueBatcherOptions {
    * written to the frontier. None: nothing is dropped.
    */
   blockRules?: BlockRuleMatcher;
-  /** Called with the number of URLs an `add` dropped by the block rules. */
-  onBlocked?: (refused: number) => void;
+  /**
+   * Called for each URL the block rules dropped, with the rule (`blocked <host>` for a blocked
+   * host or domain, `<host> <pattern>` for a URL pattern): the agent counts it.
+   */
+  onBlocked?: (url: EnqueueUrl, match: BlockMatch) => void;
   /** URLs that make a batch go at once (default 2000). */
   maxBatch?: number;
   /** How long the first URL of a batch waits for others, ms (default 50). */
@@ -90,11 +93,10 @@ export class EnqueueBatcher extends RetryingBatches<Batch> {
         continue;
       }
       kept ??= urls.slice(0, i);
+      this.opts.onBlocked?.(u, hit);
       if (this.log.isLevelEnabled('debug'))
         this.log.debug({ url: u.url, rule: hit.rule }, 'link dropped by a block rule');
     }
-    if (kept === null) return urls;
-    this.opts.onBlocked?.(urls.length - kept.length);
-    return kept;
+    return kept ?? urls;
   }
 }

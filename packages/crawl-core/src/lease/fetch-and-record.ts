@@ -34,9 +34,17 @@ function isHtmlPage(res: HttpResponse, entry: LeasedUrl): boolean {
   );
 }
 
-/** What the lease should do after a fetch: go on, or stop here and retry the URL later. */
-export type FetchOutcome = { retry: null } | { retry: { error: string; retryAfterMs: number } };
+/**
+ * What the lease should do after a fetch: go on; stop here and retry the URL later (the host
+ * failed); or stop here with the URL not done, as if never taken (`cut`: the drain abandoned the
+ * request, which the URL's next lease makes again).
+ */
+export type FetchOutcome =
+  | { retry: null; cut?: false }
+  | { retry: { error: string; retryAfterMs: number }; cut?: false }
+  | { retry: null; cut: true };
 const GO_ON: FetchOutcome = { retry: null };
+const CUT: FetchOutcome = { retry: null, cut: true };
 
 /**
  * Fetches one URL and records everything about it: the exchange in WARC, one telemetry row,
@@ -76,10 +84,13 @@ async function fetchAndRecordHeld(
     res = held.res = await r.http.get(entry.url, conditionalHeaders(entry.prior), {
       multiConnection,
       holdBody: true,
+      cut: r.cut,
     });
   } catch (err) {
     if (!(err instanceof FetchError)) throw err;
     pacer.done(performance.now() - started);
+    // No row: the request counts for the host's pace, and the URL goes back to its queue.
+    if (err.reason === 'drain_cut') return CUT;
     if (isAddressRefusal(err.reason)) r.counters.addressRefused++;
     else r.counters.errors++;
     r.telemetry.push(

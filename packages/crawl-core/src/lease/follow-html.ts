@@ -81,9 +81,11 @@ export async function followHtml(
   // A page that answers like the host's missing pages: neither followed nor fed.
   const quality = r.quality.get(host);
   const soft404 = quality?.isSoft404(res.status, page.simhash, page.title) ?? false;
+  // What its links bring that the host's pages did not link recently (the novelty rule).
+  const novelty = quality && !soft404 ? r.quality.novelty(host, entry, found.urls) : null;
   const judged = quality?.judgePage(
     entry.url,
-    { simhash: page.simhash, title: page.title, textShape: result.textShape },
+    { simhash: page.simhash, title: page.title, textShape: result.textShape, novelty },
     soft404,
   );
   if (soft404) {

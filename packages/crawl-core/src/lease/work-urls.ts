@@ -145,6 +145,7 @@ export async function workUrls(
       failures.push({ index: i, ...outcome.retry });
       return false;
     }
+    if (outcome.cut) return false; // not done: back at the head of the host's queue
     finish(i);
     if (!probeArmed && r.quality.get(lease.host)?.needsProbe()) {
       probeArmed = true;

@@ -1,7 +1,14 @@
 import type { Redis, Cluster } from 'ioredis';
-import type { Frontier, FrontierKeys } from '@crawler/frontier';
+import { shardOf, type Frontier, type FrontierKeys, type UrlSource } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
-import { HostQuality, type QualityLimits, type QualityRule } from '@crawler/domain/quality';
+import {
+  countNovelty,
+  HostQuality,
+  LinkMemory,
+  type PageNovelty,
+  type QualityLimits,
+  type QualityRule,
+} from '@crawler/domain/quality';
 import type { TrapRule } from '@crawler/domain/traps';
 
 /** A host's quality state is forgotten after this long without a lease (it is relearned). */
@@ -12,8 +19,6 @@ const NOOP_REFRESH_MS = 10_000;
 const NOOP_TOP = 1000;
 /** Longer names are not shared across hosts (they are ids, not parameter names). */
 const NOOP_NAME_MAX = 40;
-/** Closed URL families that make a host trap-heavy: its priority class is lowered, once. */
-export const TRAP_HEAVY_FAMILIES = 2;
 
 /** A rule's count in the shard's quality counters (`{p}:{s}:qc`). */
 export type QualityCounter = QualityRule | TrapRule | 'blocked_pattern';
@@ -43,6 +48,13 @@ const SAVE_EVERY_MS = 30_000;
 const CACHED_HOSTS = 20_000;
 /** How often rule counts go to the shards' counters (ms). */
 const COUNTS_EVERY_MS = 2_000;
+/**
+ * Hosts whose recently linked URLs are remembered for the novelty rule (least recently leased
+ * forgotten first): four times AGENT_MAX_HOSTS' default, so a host's memory outlives its lease
+ * until its next ones. At most 1,024 small integers each (link-novelty.ts): ~20 MB were every
+ * one full; most hosts link far fewer.
+ */
+const LINK_MEMORY_HOSTS = 1_024;
 
 /**
  * The quality state of the hosts whose leases this agent holds. A host's state is read from
@@ -66,6 +78,8 @@ export class HostQualityTracker {
     }
   >();
   private readonly cache = new Map<string, CachedHost>();
+  /** Recently linked URLs per host (in this agent only: a new agent starts with none). */
+  private readonly linkMemories = new Map<string, LinkMemory>();
   /** Rule counts not yet written: shard → rule → count. */
   private pendingCounts = new Map<number, Map<QualityCounter, number>>();
   private readonly countsTimer: NodeJS.Timeout;
@@ -109,6 +123,11 @@ export class HostQualityTracker {
     this.cache.delete(host);
     this.cache.set(host, cached);
     while (this.cache.size > CACHED_HOSTS) this.cache.delete(this.cache.keys().next().value!);
+    const memory = this.linkMemories.get(host);
+    if (memory) {
+      this.linkMemories.delete(host);
+      this.linkMemories.set(host, memory);
+    }
     const quality = cached.quality;
     this.held.set(host, {
       cached,
@@ -139,6 +158,29 @@ export class HostQualityTracker {
     }
   }
 
+  /**
+   * The links of a page of a host in hand that its host's pages did not link recently, inside and
+   * outside the page's URL family (remembered from now on); null when the host is not in hand.
+   * In memory, per agent: no Redis call per page (link-novelty.ts says what a miss costs). A page
+   * queued as a seed, a sitemap entry or a re-crawl was found elsewhere than on its host's pages.
+   */
+  novelty(
+    host: string,
+    page: { url: string; urlFp: string; source: UrlSource },
+    links: ReadonlyArray<{ url: string; urlFp: string; host: string }>,
+  ): PageNovelty | null {
+    if (!this.held.has(host) || this.limits.noveltyMinLinks === 0) return null;
+    let memory = this.linkMemories.get(host);
+    if (!memory) {
+      memory = new LinkMemory();
+      this.linkMemories.set(host, memory);
+      if (this.linkMemories.size > LINK_MEMORY_HOSTS)
+        this.linkMemories.delete(this.linkMemories.keys().next().value!);
+    }
+    const external = page.source !== 'link' && page.source !== 'redirect';
+    return countNovelty(memory, { url: page.url, urlFp: page.urlFp, host, external }, links);
+  }
+
   /** The state of a host whose lease is in hand. */
   get(host: string): HostQuality | undefined {
     return this.held.get(host)?.cached.quality;
@@ -146,11 +188,11 @@ export class HostQualityTracker {
 
   /** Counts URLs of a host kept out by a rule (dropped at enqueue or at lease). */
   count(host: string, rule: QualityCounter, n = 1): void {
-    const h = this.held.get(host);
-    if (!h || n === 0) return;
-    let counts = this.pendingCounts.get(h.cached.shard);
-    if (!counts)
-      this.pendingCounts.set(h.cached.shard, (counts = new Map<QualityCounter, number>()));
+    if (n === 0) return;
+    // A host not in hand (a link to another host dropped at enqueue) counts in its own shard.
+    const shard = this.held.get(host)?.cached.shard ?? shardOf(host, this.frontier.shards);
+    let counts = this.pendingCounts.get(shard);
+    if (!counts) this.pendingCounts.set(shard, (counts = new Map<QualityCounter, number>()));
     counts.set(rule, (counts.get(rule) ?? 0) + n);
   }
 
@@ -167,7 +209,8 @@ export class HostQualityTracker {
       quality.dirty &&
       (signature !== cached.savedSignature || now - cached.savedAt > SAVE_EVERY_MS);
     const closed = quality.closedFamilies();
-    const trapHeavy = h.closedBefore < TRAP_HEAVY_FAMILIES && closed >= TRAP_HEAVY_FAMILIES;
+    const heavy = this.limits.trapHeavyFamilies;
+    const trapHeavy = h.closedBefore < heavy && closed >= heavy;
     const learned = quality
       .noopParams()
       .filter((name) => !h.noopBefore.has(name) && name.length <= NOOP_NAME_MAX);

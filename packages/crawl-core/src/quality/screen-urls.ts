@@ -56,7 +56,7 @@ export async function screenLeasedUrl(
   // An operator's URL-pattern block applies to URLs queued before it was added. (A whole-host
   // block is not a drop: the lease stops and the host's queue waits until it is unblocked.)
   const blocked = r.blockRules.match(entry.url, host);
-  if (blocked && !blocked.rule.startsWith('blocked ')) {
+  if (blocked?.kind === 'pattern') {
     r.quality.count(host, 'blocked_pattern');
     r.counters.blockRefused++;
     return { kind: 'skip' };

@@ -1,19 +1,14 @@
 import { CrawlerError } from '../errors';
-import { DEFAULT_QUALITY_LIMITS } from '../quality/quality-limits';
 import { z } from 'zod';
 import { userAgentOf } from '../messages/crawl-settings';
+import { bool, int } from './env-fields';
+import { qualityEnv } from './quality-env';
 
 /**
  * The one configuration of every process, read from environment variables and validated at boot.
  * Each variable has a documented default that serves a single machine with only Postgres and
  * Redis running. A wrong value stops start-up with a message naming the variable.
  */
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
-/** The crawl-quality defaults: one place for them (packages/domain/src/quality). */
-const Q = DEFAULT_QUALITY_LIMITS;
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const cidrList = z
   .string()
   .transform((s) =>
@@ -83,26 +78,8 @@ export const envSchema = z.object({
   CRAWLER_MAX_DEPTH: int(0, 1000).default(8),
   /** Same-host links are followed up to this many hops from a page another host links to. */
   CRAWLER_MAX_HOPS: int(0, 1000).default(3),
-  /** Crawl quality (docs/CONFIGURATION.md says why each default): near-identical pages that close a URL family. */
-  QUALITY_FAMILY_CLOSE_AFTER: int(1, 1000).default(Q.familyCloseAfter),
-  /** SimHash bits within which two pages of one URL family count as near-identical. */
-  QUALITY_NEAR_BITS: int(0, 32).default(Q.nearBits),
-  /** Highest pager page (`page=N`, `/page/N/`) followed. */
-  QUALITY_MAX_PAGER_DEPTH: int(1, 100_000).default(Q.maxPagerDepth),
-  /** Most query parameters one URL may combine (faceted navigation). */
-  QUALITY_MAX_QUERY_PARAMS: int(1, 100).default(Q.maxQueryParams),
-  /** Most parameter-name combinations one URL family may use (faceted navigation). */
-  QUALITY_MAX_FACET_COMBOS: int(1, 60).default(Q.maxFacetCombos),
-  /** Probe each host once with a random path to recognise soft 404s. */
-  QUALITY_SOFT404_PROBE: bool.default(true),
-  /** SimHash bits within which a 200 answer matches the host's soft-404 answer. */
-  QUALITY_SOFT404_BITS: int(0, 32).default(Q.soft404Bits),
-  /** Fetches of a host (per day) before its exact-duplicate share is judged. */
-  QUALITY_DUP_MIN_FETCHES: int(1, 1_000_000).default(Q.dupMinFetches),
-  /** Share of exact-duplicate bodies that cuts a host's daily budget. */
-  QUALITY_DUP_SHARE: z.coerce.number().min(0).max(1).default(Q.dupShare),
-  /** A duplicate-heavy host may still get this many times its distinct bodies today. */
-  QUALITY_DUP_BUDGET_FACTOR: z.coerce.number().min(0).max(1000).default(Q.dupBudgetFactor),
+  /** Crawl quality (quality-env.ts). */
+  ...qualityEnv,
   /** Private/loopback networks the fetcher may connect to (CIDR list). Default none. */
   CRAWLER_NETWORK_ALLOW: cidrList.default([]),
   /** Optional JSON file mapping host names to IPv4 addresses (test webs). */
@@ -154,6 +131,12 @@ export const envSchema = z.object({
    * fetch in the same second. Once ramped up, ended leases are replaced at once.
    */
   AGENT_LEASE_RAMP_PER_S: int(1, 1_000_000).default(1000),
+  /**
+   * How long a drain (SIGTERM) waits for page requests in flight (ms); those still running then
+   * are abandoned, their URLs not done (fetched again by their next lease), so a stop is not held
+   * up by a slow server for FETCH_TOTAL_TIMEOUT_MS.
+   */
+  AGENT_DRAIN_GRACE_MS: int(0, 600_000).default(2000),
   /** Threads parsing HTML off the event loop (0 = cores − 1, at least 1). */
   AGENT_PARSE_THREADS: int(0, 64).default(0),
   /**

@@ -25,8 +25,12 @@ const simhashHex = z.string().regex(/^[0-9a-f]{16}$/);
 const familySchema = z.object({
   /** Pages observed. */
   n: z.number().int().min(0),
-  /** Consecutive near-identical pages, up to the latest. */
+  /** Consecutive repeats (near-identical, or no novelty once judged), up to the latest. */
   run: z.number().int().min(0),
+  /** Consecutive pages without novelty (link-novelty.ts), up to the latest; judged or not. */
+  d: z.number().int().min(0).optional(),
+  /** New links into the family found on pages of the host's other families. */
+  x: z.number().int().min(0).optional(),
   /** Recent SimHashes. */
   h: z.array(simhashHex).max(MAX_FAMILY_HASHES),
   /** Why it was closed. */

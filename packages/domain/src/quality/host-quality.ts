@@ -1,8 +1,9 @@
 /**
  * What the crawl has learned about one host's URLs, and the rules it applies with it:
- * - URL families (url-shape.ts) whose pages keep coming back near-identical (SimHash) are
- *   closed (`template_exhausted`); a family's first page that matches a closed family's pages
- *   closes it at once (one site's calendar in several URL forms);
+ * - URL families (url-shape.ts) whose pages keep coming back near-identical (SimHash), or keep
+ *   bringing no new link outside the family (link-novelty.ts), are closed (`template_exhausted`);
+ *   a family's first page that matches a closed family's pages closes it at once (one site's
+ *   calendar in several URL forms);
  * - a pager's next/previous link past `maxPagerDepth`, URLs combining more than `maxQueryParams` parameters, and
  *   families using more than `maxFacetCombos` parameter combinations are refused
  *   (`pager_depth`, `facet_explosion`);
@@ -28,7 +29,8 @@ import {
   type HostQualityData,
   type Observation,
 } from './host-quality-data';
-import { observeFamily } from './host-quality-families';
+import { creditEntries, observeFamily } from './host-quality-families';
+import type { PageNovelty } from './link-novelty';
 import { learnParams } from './host-quality-params';
 
 export { hostQualitySchema, titleShape, type HostQualityData } from './host-quality-data';
@@ -252,19 +254,21 @@ export class HostQuality {
   /**
    * Judges a parsed 2xx HTML page against its URL family, before its links are followed:
    * `stale` when it repeats the family's recent pages (near SimHash, or the same text but for
-   * its numbers: `textShape`), or is a soft 404 — its links
+   * its numbers: `textShape`), brings no novelty (`novelty`: its new links, counted by
+   * link-novelty.ts; see observeFamily), or is a soft 404 — its links
    * into its own family are then not followed (it brings nothing new), and a family whose
    * recent pages keep being stale is closed.
    */
   judgePage(
     url: string,
-    page: { simhash: string; title: string; textShape?: string },
+    page: { simhash: string; title: string; textShape?: string; novelty?: PageNovelty | null },
     soft404: boolean,
   ): { stale: boolean } {
     if (!soft404 && !isSimhash(page.simhash)) return { stale: false };
     this.changed = true;
     const textShape = /^[0-9a-f]{16}$/.test(page.textShape ?? '') ? page.textShape! : null;
     this.quiet = null;
+    if (page.novelty?.entries) creditEntries(this.data.f, page.novelty.entries);
     return {
       stale: observeFamily(
         this.data.f,
@@ -273,6 +277,7 @@ export class HostQuality {
         soft404 ? null : page.simhash,
         titleShape(page.title),
         textShape,
+        page.novelty ?? null,
       ),
     };
   }

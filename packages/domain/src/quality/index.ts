@@ -1,4 +1,5 @@
-export { urlShape, paramSet, withoutParams, type UrlShape } from './url-shape';
+export { urlShape, urlFamily, paramSet, withoutParams, type UrlShape } from './url-shape';
+export { LinkMemory, countNovelty, LINK_MEMORY_GENERATION, type PageNovelty } from './link-novelty';
 export {
   DEFAULT_QUALITY_LIMITS,
   qualityLimitsFrom,

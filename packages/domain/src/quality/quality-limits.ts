@@ -23,6 +23,16 @@ export interface QualityLimits {
   dupShare: number;
   /** Pages a duplicate-heavy host may still get today, as a multiple of its distinct bodies. */
   dupBudgetFactor: number;
+  /**
+   * New out-of-family links a page must bring for its family not to count it as a repeat (the
+   * novelty rule; 0 turns the rule off). A page below it that still links new pages of its own
+   * family is a generator's page (a calendar's next month).
+   */
+  noveltyMinLinks: number;
+  /** Pages a URL family must have (this one included) before the novelty rule judges it. */
+  noveltyMinPages: number;
+  /** Closed URL families that make a host trap-heavy: its priority class is lowered, once. */
+  trapHeavyFamilies: number;
 }
 
 export const DEFAULT_QUALITY_LIMITS: QualityLimits = {
@@ -35,6 +45,9 @@ export const DEFAULT_QUALITY_LIMITS: QualityLimits = {
   dupMinFetches: 20,
   dupShare: 0.5,
   dupBudgetFactor: 2,
+  noveltyMinLinks: 1,
+  noveltyMinPages: 30,
+  trapHeavyFamilies: 2,
 };
 
 /** Rules that keep a URL from being fetched, as dead-letter reasons and inspector details. */
@@ -58,5 +71,8 @@ export function qualityLimitsFrom(config: Config): QualityLimits {
     dupMinFetches: config.QUALITY_DUP_MIN_FETCHES,
     dupShare: config.QUALITY_DUP_SHARE,
     dupBudgetFactor: config.QUALITY_DUP_BUDGET_FACTOR,
+    noveltyMinLinks: config.QUALITY_NOVELTY_MIN_LINKS,
+    noveltyMinPages: config.QUALITY_NOVELTY_MIN_PAGES,
+    trapHeavyFamilies: config.QUALITY_TRAP_HEAVY_FAMILIES,
   };
 }

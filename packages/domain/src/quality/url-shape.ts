@@ -20,19 +20,46 @@ const ID_SEGMENT = /^(?=[^/]*\d)(?:[0-9a-f]{8,}|[0-9a-z_-]{16,}|[0-9a-f-]{32,36}
 const DIGITS = /\d+/g;
 const NUMERIC = /^-?\d+(?:\.\d+)?$/;
 
+const HAS_DIGIT = /\d/;
+
 function abstractSegment(seg: string): string {
-  if (ID_SEGMENT.test(seg)) return '{id}';
+  // An id has a digit and at least 8 characters: most segments are settled without the regex.
+  if (!HAS_DIGIT.test(seg)) return seg;
+  if (seg.length >= 8 && ID_SEGMENT.test(seg)) return '{id}';
   return seg.replace(DIGITS, '{n}');
+}
+
+/** A path with each segment abstracted (a path without digits is its own family). */
+function familyOfPath(path: string): string {
+  if (!HAS_DIGIT.test(path)) return path;
+  let out = '';
+  let start = 0;
+  for (;;) {
+    const end = path.indexOf('/', start);
+    out += abstractSegment(end < 0 ? path.slice(start) : path.slice(start, end));
+    if (end < 0) return out;
+    out += '/';
+    start = end + 1;
+  }
+}
+
+/** The path and query of a normalized absolute URL (`scheme://host[:port]/path[?query]`). */
+function pathAndQuery(url: string): [path: string, query: string] {
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const rest = pathStart < 0 ? '/' : url.slice(pathStart);
+  const q = rest.indexOf('?');
+  return q < 0 ? [rest, ''] : [rest.slice(0, q), rest.slice(q + 1)];
+}
+
+/** The family of a normalized absolute URL alone (see {@link urlShape}), without its query's work. */
+export function urlFamily(url: string): string {
+  return familyOfPath(pathAndQuery(url)[0]);
 }
 
 /** Splits a normalized absolute URL (`scheme://host[:port]/path[?query]`) into its shape. */
 export function urlShape(url: string): UrlShape {
-  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-  const rest = pathStart < 0 ? '/' : url.slice(pathStart);
-  const q = rest.indexOf('?');
-  const path = q < 0 ? rest : rest.slice(0, q);
-  const query = q < 0 ? '' : rest.slice(q + 1);
-  const family = path.split('/').map(abstractSegment).join('/');
+  const [path, query] = pathAndQuery(url);
+  const family = familyOfPath(path);
   const params: UrlShape['params'] = [];
   if (query !== '') {
     for (const pair of query.split('&')) {

@@ -34,11 +34,24 @@ export const blockRuleSetSchema = z
   .strict();
 export type BlockRuleSet = z.infer<typeof blockRuleSetSchema>;
 
-/** Why a URL is kept out: `rule` names the policy and, for a pattern, the pattern. */
-export interface BlockMatch {
-  /** `blocked example.com` / `blocked *.example.com`, or `<host or *.suffix> <pattern>`. */
-  rule: string;
-}
+/**
+ * Why a URL is kept out: a blocked host or domain (`scope`: the policy's host or `*.suffix`), or
+ * one of a policy's URL patterns. `rule` says it in words, for logs.
+ */
+export type BlockMatch =
+  | {
+      kind: 'host';
+      scope: string;
+      /** `blocked example.com` / `blocked *.example.com`. */
+      rule: string;
+    }
+  | {
+      kind: 'pattern';
+      scope: string;
+      pattern: string;
+      /** `<host or *.suffix> <pattern>`. */
+      rule: string;
+    };
 
 /** Anything that can say whether a URL is blocked (the agent's live rules, a compiled set). */
 export interface BlockRuleMatcher {
@@ -72,9 +85,14 @@ export class CompiledBlockRules implements BlockRuleMatcher {
     let count = 0;
     for (const r of rules) {
       const compiled: CompiledRule = {
-        blocked: r.blocked === null ? null : r.blocked ? { rule: `blocked ${r.host}` } : false,
+        blocked:
+          r.blocked === null
+            ? null
+            : r.blocked
+              ? { kind: 'host', scope: r.host, rule: `blocked ${r.host}` }
+              : false,
         patterns: r.patterns.map((p) => ({
-          match: { rule: `${r.host} ${p}` },
+          match: { kind: 'pattern', scope: r.host, pattern: p, rule: `${r.host} ${p}` },
           compiled: compileBlockPattern(p),
         })),
       };
