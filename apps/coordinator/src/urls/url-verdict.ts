@@ -48,7 +48,7 @@ const REASON_OF_CODE: Record<string, VerdictReason> = {
 /** What each crawl-quality rule means for a URL it matches. */
 const QUALITY_DETAIL: Record<QualityRule, string> = {
   template_exhausted:
-    "quality rule template_exhausted: the host's pages of this URL family kept coming back near-identical, so the family is closed on this host and its URLs are dropped",
+    "quality rule template_exhausted: the host's pages of this URL family kept coming back near-identical, or kept linking only more of the family and nothing new outside it (QUALITY_NOVELTY_MIN_LINKS), so the family is closed on this host and its URLs are dropped",
   pager_depth:
     "quality rule pager_depth: a pager's next/previous step past QUALITY_MAX_PAGER_DEPTH; agents drop such a link where the previous page links it (the same page linked from outside its pager is fetched)",
   facet_explosion:
