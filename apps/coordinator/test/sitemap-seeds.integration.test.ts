@@ -8,10 +8,17 @@ import { startCrawlStack, type CrawlStack } from './crawl-stack';
 import { page, sitemapIndex, startTinyWeb, urlset, type Site, type TinyWeb } from './tiny-web';
 
 // Sitemaps as seeds, end to end: sitemap URLs added through the API and the CLI are fetched by
-// a real agent and the pages they list are crawled, within sitemaps.org's scope; and a hostile
-// sitemap index (indexes of indexes, thousands of cross-host entries, priority 1.0 everywhere)
-// stays contained. Judged from the tiny web's request log and the frontier.
+// a real agent and the pages they list are crawled, within sitemaps.org's scope (another host's
+// pages where that host's robots.txt names the sitemap, read under its own lease even when the
+// crawl had not met that host); and a hostile sitemap index (indexes of indexes, thousands of
+// cross-host entries, priority 1.0 everywhere) stays contained. Judged from the tiny web's
+// request log and the frontier.
 const VICTIMS = 3000;
+/**
+ * Victims one host's sitemaps may have asked for their robots.txt in a day
+ * (SITEMAP_LIMITS.maxForeignChecksPerHost): they are served, so their answers are seen.
+ */
+const CHECKED_VICTIMS = 20;
 const OWN_PAGES = 40;
 let web: TinyWeb;
 let stack: CrawlStack;
@@ -30,6 +37,7 @@ const shop = withPages(() => ({
   '/catalog/sitemap.xml': urlset([
     ...[1, 2, 3, 4].map((i) => u('shop.test', `/catalog/p${i}`)),
     u('shop.test', '/catalog/secret'), // robots.txt still applies
+    u('shop.test', '/catalog/a/a/a/trap'), // a trap rule (repeated segments) keeps it out
     u('shop.test', '/elsewhere/x'), // outside the sitemap's directory
     u('other.test', '/not-yours'), // another host that names no sitemap
   ]),
@@ -46,8 +54,14 @@ const shop = withPages(() => ({
   '/moved/sitemap.xml': urlset([u('shop.test', '/moved/m1')]),
   '/lists/urls': text([u('shop.test', '/lists/a'), u('shop.test', '/lists/b')]),
   '/lists/plain': text([u('shop.test', '/lists/c')]),
-  // Named in partner.test's robots.txt: may list partner.test (cross-submission).
-  '/partners/sitemap.xml': urlset([u('partner.test', '/from-shop'), u('other.test', '/nope')]),
+  // Named in partner.test's and brand.test's robots.txt: may list them (cross-submission).
+  // brand.test is met nowhere else: its robots.txt is read only to check this.
+  '/partners/sitemap.xml': urlset([
+    u('partner.test', '/from-shop'),
+    u('brand.test', '/from-shop'),
+    u('brand.test', '/also-from-shop'),
+    u('other.test', '/nope'),
+  ]),
 }));
 
 const ownPages = Array.from({ length: OWN_PAGES }, (_, i) => `/p/${i}`);
@@ -111,10 +125,23 @@ beforeAll(async () => {
       '/robots.txt': robots('Allow: /', `Sitemap: ${u('deep.test', '/sitemap.xml')}`),
       '/sitemap.xml': urlset([u('deep.test', '/d/1')]),
     })),
-    'other.test': withPages(() => ({ '/robots.txt': robots('Allow: /') })),
+    'brand.test': withPages(() => ({
+      '/robots.txt': robots(
+        'Allow: /',
+        `Sitemap: ${u('shop.test', '/partners/sitemap.xml')}`,
+        `Sitemap: ${u('brand.test', '/own-sitemap.xml')}`,
+      ),
+      '/own-sitemap.xml': urlset([u('brand.test', '/own')]),
+    })),
+    'other.test': withPages(() => ({
+      '/robots.txt': robots('Allow: /', `Sitemap: ${u('other.test', '/own-sitemap.xml')}`),
+    })),
     'evil.test': evil,
     ...Object.fromEntries(
-      Array.from({ length: 5 }, (_, i) => [`victim-${i}.test`, withPages(() => ({}))]),
+      Array.from({ length: CHECKED_VICTIMS }, (_, i) => [
+        `victim-${i}.test`,
+        withPages(() => ({})),
+      ]),
     ),
   });
   stack = await startCrawlStack(
@@ -172,14 +199,40 @@ describe('sitemaps as seeds', () => {
       '/lists/b',
     ])
       expect(shopPaths.has(p), p).toBe(true);
-    for (const p of ['/catalog/secret', '/elsewhere/x', '/maps/n3', '/lists/c'])
+    for (const p of [
+      '/catalog/secret',
+      '/catalog/a/a/a/trap',
+      '/elsewhere/x',
+      '/maps/n3',
+      '/lists/c',
+    ])
       expect(shopPaths.has(p), p).toBe(false);
     // Each document and page once.
     expect(web.requested('shop.test').length).toBe(shopPaths.size);
     // partner.test's robots.txt names shop.test's partner sitemap: its entry there is crawled.
     expect(web.requested('partner.test')).toContain('/from-shop');
-    // other.test names no sitemap: nothing listed for it is even queued.
-    expect(web.requested('other.test')).toEqual([]);
+    // So does brand.test's, which the crawl had not met: its robots.txt is read under its own
+    // lease (once), then its entries are crawled. The crawl goes no further there: the sitemaps
+    // its robots.txt lists are not followed from such a check.
+    const brand = web.requested('brand.test');
+    expect(brand[0]).toBe('/robots.txt');
+    expect(brand.filter((p) => p === '/robots.txt')).toHaveLength(1);
+    expect(brand).toContain('/from-shop');
+    expect(brand).toContain('/also-from-shop');
+    expect(brand).not.toContain('/own-sitemap.xml');
+    expect(brand).not.toContain('/own');
+    // The sitemap entry a trap rule kept out is counted under its rule (agents write their
+    // counts every 2 s).
+    let quality: Record<string, number> = {};
+    for (let i = 0; i < 30 && !quality.repeated_segments; i++) {
+      if (i > 0) await sleep(200);
+      const stats = await fetch(`${stack.coordinator.url}/v1/stats`, { headers: stack.env.auth });
+      quality = ((await stats.json()) as { quality: Record<string, number> }).quality;
+    }
+    expect(quality.repeated_segments).toBe(1);
+    // other.test names neither sitemap that lists it: it is asked for its robots.txt once,
+    // nothing more; nothing listed for it is crawled, nor its own sitemap.
+    expect(web.requested('other.test')).toEqual(['/robots.txt']);
   }, 180_000);
 
   it('puts sitemap pages one hop below their sitemap, whatever the index above it', async () => {
@@ -194,6 +247,7 @@ describe('sitemaps as seeds', () => {
     expect(depth.get(u('shop.test', '/maps/news.xml.gz'))).toBe(0);
     expect(depth.get(u('shop.test', '/maps/n1'))).toBe(1);
     expect(depth.get(u('partner.test', '/from-shop'))).toBe(1);
+    expect(depth.get(u('brand.test', '/from-shop'))).toBe(1);
     // robots.txt Sitemap: lines take the depth of the URL that fetched the robots.txt.
     expect(depth.get(u('deep.test', '/x'))).toBe(1);
     expect(depth.get(u('deep.test', '/sitemap.xml'))).toBe(1);
@@ -250,11 +304,13 @@ describe('a hostile sitemap index', () => {
       expect(evilPaths.has(p), p).toBe(true);
     for (const p of ['/index-3.xml', '/deep/set-2.xml', '/deep/set-3.xml', '/deep/d2'])
       expect(evilPaths.has(p), p).toBe(false);
-    // No victim heard from the crawler, nor entered the frontier.
-    for (let i = 0; i < 5; i++)
-      expect(web.requested(`victim-${i}.test`), `victim-${i}`).toEqual([]);
+    // No victim's page or sitemap was requested: the first CHECKED_VICTIMS were asked for their
+    // robots.txt (which names no evil.test sitemap), the others never heard of, nor entered
+    // the frontier.
+    for (let i = 0; i < CHECKED_VICTIMS; i++)
+      expect(web.requested(`victim-${i}.test`), `victim-${i}`).toEqual(['/robots.txt']);
     const frontier = stack.coordinator.services.frontier;
-    for (const i of [0, 7, 2999])
+    for (const i of [CHECKED_VICTIMS, 777, 2999])
       expect((await frontier.hostState(`victim-${i}.test`)).fields).toEqual({});
     expect(web.requested('evil.test').length).toBe(evilPaths.size);
   }, 120_000);

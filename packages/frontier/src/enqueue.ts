@@ -62,11 +62,17 @@ export class FrontierEnqueue {
 
   /**
    * Adds URLs not seen before (or re-crawls not already waiting). Returns how many were new.
-   * Seeds (`source: 'seed'`) set their host's priority class from their priority, and links from
-   * another site (`fromHost`) count toward it, even when the URL itself was seen before. Throws
-   * FrontierInputError, writing nothing, when a priority is not an integer 0–9.
+   * Seeds (`source: 'seed'`, or every URL of a call with `opts.seeds`: a seed submitted as a
+   * sitemap goes in as `sitemap-file`) set their host's priority class from their priority, and
+   * links from another site (`fromHost`) count toward it, even when the URL itself was seen
+   * before. Nothing else moves a host's class: sitemap entries (`sitemap`, `sitemap-file`)
+   * never do, whatever their priority. Throws FrontierInputError, writing nothing, when a
+   * priority is not an integer 0–9.
    */
-  async enqueue(urls: readonly EnqueueUrl[]): Promise<{ accepted: number }> {
+  async enqueue(
+    urls: readonly EnqueueUrl[],
+    opts: { seeds?: boolean } = {},
+  ): Promise<{ accepted: number }> {
     // Shard → host → its URLs' quadruples: the script does its per-host work once per group.
     const byShard = new Map<number, Map<string, HostGroup>>();
     for (const u of urls) {
@@ -77,7 +83,7 @@ export class FrontierEnqueue {
       if (!g) hosts.set(u.host, (g = { args: [], seed: null, sites: new Set() }));
       const tier = tierOf(u);
       g.args.push(u.urlFp, u.host, tier, encodeEntry(u));
-      if (u.source === 'seed') g.seed = Math.min(g.seed ?? Infinity, Number(tier));
+      if (u.source === 'seed' || (opts.seeds === true && u.source !== 'recrawl')) g.seed = Math.min(g.seed ?? Infinity, Number(tier));
       else if ((u.source ?? 'link') === 'link' && u.fromHost) {
         const site = inLinkSiteId(u.fromHost, u.host);
         if (site) g.sites.add(site);

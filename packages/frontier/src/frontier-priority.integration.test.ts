@@ -176,6 +176,25 @@ describe('host priority classes', () => {
     expect(await classOf(f, 'late.test')).toBe(9);
   });
 
+  it('lets a seed submitted as a sitemap set its host’s class, and no sitemap entry move one', async () => {
+    const f = make();
+    // A seed that goes in as a sitemap document (`sitemap-file`) is still a seed.
+    await f.enqueue([testUrl('map-seed.test', 'list', { source: 'sitemap-file', priority: 2 })], {
+      seeds: true,
+    });
+    expect(await classOf(f, 'map-seed.test')).toBe(2);
+    // Sitemap pages and documents at priority 0, without the seed flag: no host moves.
+    await f.enqueue([
+      testUrl('listed.test', 'p', { source: 'sitemap', priority: 0 }),
+      testUrl('listed.test', 'sitemap.xml', { source: 'sitemap-file', priority: 0 }),
+      testUrl('map-seed.test', 'p', { source: 'sitemap', priority: 0 }),
+      testUrl('map-seed.test', 'more.xml', { source: 'sitemap-file', priority: 0 }),
+    ]);
+    expect(await f.hostPriority('listed.test')).toMatchObject({ hostClass: 5 });
+    expect(await classOf(f, 'listed.test')).toBe(5);
+    expect(await classOf(f, 'map-seed.test')).toBe(2);
+  });
+
   it('raises a host by links from distinct other sites, up to class 2, and by nothing else', async () => {
     const f = make();
     const host = 'target.test';

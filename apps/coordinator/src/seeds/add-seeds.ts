@@ -69,10 +69,11 @@ export async function addSeeds(
 
 /**
  * Puts stored seeds into the frontier and marks them enqueued. Returns how many were new there.
- * `asSitemaps`: seeds whose URL does not name a sitemap go in as sitemap documents
- * (`sitemap-file`); the rest stay seeds (they set their host's priority class, and the agent
- * expands a seed whose URL or body says it is a sitemap). The flag is not stored: a flagged
- * seed enqueued only at a later start is a plain seed.
+ * Every seed sets its host's priority class from its priority. `asSitemaps`: seeds whose URL
+ * does not name a sitemap go in as sitemap documents (`sitemap-file`: the agent expands them
+ * whatever their body looks like); the rest stay seeds (the agent expands a seed whose URL or
+ * body says it is a sitemap). The flag is not stored: a flagged seed enqueued only at a later
+ * start is a plain seed.
  */
 export async function enqueueSeeds(
   deps: { seeds: SeedRepository; frontier: Frontier },
@@ -89,6 +90,7 @@ export async function enqueueSeeds(
       priority: s.priority,
       source: asSitemaps && !isSitemapUrl(s.url) ? ('sitemap-file' as const) : ('seed' as const),
     })),
+    { seeds: true },
   );
   await deps.seeds.markEnqueued(seeds.map((s) => s.urlFp));
   return accepted;

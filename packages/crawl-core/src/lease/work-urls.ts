@@ -4,6 +4,7 @@ import { crawlDelayMs, robotsAllows, type RobotsState } from '../robots/robots-c
 import { probeSoft404 } from '../quality/probe-soft-404';
 import { screenLeasedUrl } from '../quality/screen-urls';
 import { ConnectionPool } from './connection-pool';
+import { takeRobotsCheck } from '../parse/held-sitemap-entries';
 import { ensureRobots } from './ensure-robots';
 import { fetchAndRecord } from './fetch-and-record';
 import type { HostPacer } from './host-pacer';
@@ -124,6 +125,12 @@ export async function workUrls(
     if (!robots || robots instanceof Promise) return true;
     const i = next++;
     const entry = urls[i]!;
+    // A check queued for sitemap entries held back for this origin: robots.txt, settled above,
+    // releases or drops them (parse/held-sitemap-entries.ts); no request.
+    if (await takeRobotsCheck(r, entry)) {
+      finish(i);
+      return true;
+    }
     if (!robotsAllows(robots, entry.url)) {
       recordDenied(r, lease.host, entry);
       finish(i);

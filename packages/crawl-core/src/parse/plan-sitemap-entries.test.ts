@@ -29,6 +29,8 @@ async function plan(
   doc: Partial<SitemapDocument> = {},
   opts: {
     named?: string[];
+    /** Origins whose robots.txt is not known yet. */
+    unknown?: string[];
     maxDepth?: number;
     limits?: Partial<typeof SITEMAP_LIMITS>;
     asked?: string[];
@@ -42,6 +44,7 @@ async function plan(
     {
       robotsNames: (origin) => {
         opts.asked?.push(origin);
+        if (opts.unknown?.includes(origin)) return Promise.resolve(null);
         return Promise.resolve((opts.named ?? []).includes(origin));
       },
       trap: { ...DEFAULT_TRAP_LIMITS, maxDepth: opts.maxDepth ?? 8 },
@@ -95,6 +98,35 @@ describe('planSitemapEntries: scope', () => {
     expect(p.dropped).toEqual({ cross_host: 2 });
     expect(asked).toEqual(['http://b.test', 'http://c.test', 'https://b.test']);
     expect(p.foreignHosts).toBe(3);
+  });
+
+  it('plans entries on hosts whose robots.txt is not known yet, and lists their origins', async () => {
+    const p = await plan(
+      index([
+        'http://a.test/s/own.xml',
+        'http://b.test/s/1.xml',
+        'http://c.test/s/1.xml',
+        'http://d.test/s/1.xml',
+      ]),
+      { url: 'http://a.test/index.xml' },
+      { named: ['http://b.test'], unknown: ['http://c.test'] },
+    );
+    expect(p.children.map((c) => [c.url.url, c.standing.ownHost])).toEqual([
+      ['http://a.test/s/own.xml', 'dir'],
+      ['http://b.test/s/1.xml', 'host'],
+      // Kept for the check: held until c.test's robots.txt is read, and named there.
+      ['http://c.test/s/1.xml', 'host'],
+    ]);
+    expect(p.unverified).toEqual(['http://c.test']);
+    expect(p.dropped).toEqual({ cross_host: 1 });
+    // The trap rules apply to them as to any entry.
+    const deep = await plan(
+      urlset(['http://c.test/p', 'http://c.test/a/a/a/p']),
+      { depth: 8 },
+      { unknown: ['http://c.test'] },
+    );
+    expect(deep.pages).toEqual([]);
+    expect(deep.dropped).toEqual({ too_deep: 2 });
   });
 
   it('asks about at most maxForeignHosts other hosts, and drops entries on the rest', async () => {

@@ -30,7 +30,10 @@ export interface SitemapDocument {
   standing: SitemapStanding;
   /** Its queue depth: its pages are one hop further, its listed sitemaps at the same depth. */
   depth: number;
-  /** The tier it was queued in (0–3): nothing it lists goes in a higher one. */
+  /**
+   * The tier it was queued in (0, highest, to 9): nothing it lists goes in a higher one (a lower
+   * number), nor above {@link SITEMAP_MIN_TIER}.
+   */
   tier: number;
 }
 
@@ -44,26 +47,33 @@ export interface SitemapPlan {
   dropped: Partial<Record<SitemapDrop, number>>;
   /** Other hosts whose robots.txt was consulted. */
   foreignHosts: number;
+  /**
+   * Origins of other hosts whose robots.txt is not known yet: their entries are in `pages` and
+   * `children` but must wait until that robots.txt is read (held-sitemap-entries.ts).
+   */
+  unverified: string[];
 }
 
 /**
  * Decides which entries of a parsed sitemap go to the frontier, and how: each loc normalized
  * (the canonical form every seen-check uses) and deduplicated; kept only within the sitemap's
  * scope (its host and directory, its whole host when robots.txt names it, other hosts only
- * where their robots.txt names it: {@link entryScope}); kept out by the trap rules at the
+ * where their robots.txt names it: {@link entryScope}; where that robots.txt is not known yet
+ * the entries are planned and their origin listed in `unverified`); kept out by the trap rules at the
  * pages' depth (the document's + 1, against the live `maxDepth`); an index's sitemaps capped
  * per index, and an index nested deeper than `maxIndexLevel` not expanded at all. Pages go in
  * the tier their lastmod earns, never above the document's own tier nor {@link SITEMAP_MIN_TIER}
  * (`<priority>` is the site's own claim and is ignored). Entries start a new hop count.
  *
- * @param ctx.robotsNames whether the robots.txt of another origin names this sitemap; asked once
- *   per origin, for at most `limits.maxForeignHosts` origins (entries on the rest are dropped).
+ * @param ctx.robotsNames whether the robots.txt of another origin names this sitemap, or null
+ *   when it is not known yet (its entries are then kept for later: `unverified`); asked once per
+ *   origin, for at most `limits.maxForeignHosts` origins (entries on the rest are dropped).
  */
 export async function planSitemapEntries(
   parsed: ParsedSitemap,
   doc: SitemapDocument,
   ctx: {
-    robotsNames: (origin: string) => Promise<boolean>;
+    robotsNames: (origin: string) => Promise<boolean | null>;
     trap: TrapLimits;
     now: Date;
     limits?: SitemapLimits;
@@ -76,6 +86,7 @@ export async function planSitemapEntries(
     children: [],
     dropped: {},
     foreignHosts: 0,
+    unverified: [],
   };
   const drop = (why: SitemapDrop, n = 1): void => {
     plan.dropped[why] = (plan.dropped[why] ?? 0) + n;
@@ -89,11 +100,16 @@ export async function planSitemapEntries(
   const entries = normalizeEntries(parsed, ctx.trap.maxUrlLength, drop);
   const named = await consultForeignHosts(entries, doc.host, limits.maxForeignHosts, ctx);
   plan.foreignHosts = named.size;
+  const unverified = new Set<string>();
   const pageDepth = doc.depth + 1;
   const docTier = Math.max(SITEMAP_MIN_TIER, doc.tier);
   const scoped = { host: doc.host, dir: directoryOf(doc.url), standing: doc.standing };
   for (const e of entries) {
-    const scope = entryScope(e, scoped, parsed.kind, (origin) => named.get(origin) === true);
+    // Not known yet counts as naming it here: such entries are held until it is known.
+    const scope = entryScope(e, scoped, parsed.kind, (origin) => {
+      const answer = named.get(origin);
+      return answer === true || answer === null;
+    });
     if (scope === 'out_of_scope' || scope === 'cross_host') {
       drop(scope);
       continue;
@@ -103,6 +119,8 @@ export async function planSitemapEntries(
       drop(trap);
       continue;
     }
+    if (scope === 'foreign' && named.get(new URL(e.url).origin) === null)
+      unverified.add(new URL(e.url).origin);
     if (!isIndex) {
       const tier = Math.max(docTier, priorityFromLastmod(e.lastmod, ctx.now));
       plan.pages.push({ ...e.at, depth: pageDepth, priority: tier, source: 'sitemap' });
@@ -117,6 +135,7 @@ export async function planSitemapEntries(
         },
       });
   }
+  plan.unverified = [...unverified];
   return plan;
 }
 
@@ -154,15 +173,15 @@ function normalizeEntries(
 
 /**
  * Asks, once per origin of the entries on other hosts (the first `max` in document order),
- * whether its robots.txt names the sitemap. Origins past `max` are not asked: their entries
- * are dropped as cross-host.
+ * whether its robots.txt names the sitemap (null: not known yet). Origins past `max` are not
+ * asked: their entries are dropped as cross-host.
  */
 async function consultForeignHosts(
   entries: readonly NormalizedEntry[],
   host: string,
   max: number,
-  ctx: { robotsNames: (origin: string) => Promise<boolean> },
-): Promise<Map<string, boolean>> {
+  ctx: { robotsNames: (origin: string) => Promise<boolean | null> },
+): Promise<Map<string, boolean | null>> {
   const origins: string[] = [];
   const picked = new Set<string>();
   for (const e of entries) {
@@ -174,5 +193,5 @@ async function consultForeignHosts(
     origins.push(origin);
   }
   const answers = await Promise.all(origins.map((o) => ctx.robotsNames(o)));
-  return new Map(origins.map((o, i) => [o, answers[i] === true]));
+  return new Map(origins.map((o, i) => [o, answers[i] ?? null]));
 }

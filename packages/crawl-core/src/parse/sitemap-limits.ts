@@ -30,6 +30,12 @@ export interface SitemapLimits {
    * where that host's robots.txt names the sitemap); entries on further hosts are dropped.
    */
   maxForeignHosts: number;
+  /**
+   * Other hosts whose robots.txt is not known yet that one host's sitemaps may have checked
+   * within 24 h: each costs that host a robots.txt request, under its own lease, before its
+   * entries are released (held-sitemap-entries.ts). Entries on hosts past it are dropped.
+   */
+  maxForeignChecksPerHost: number;
   /** `Sitemap:` lines taken from one robots.txt. */
   maxRobotsSitemaps: number;
 }
@@ -40,6 +46,7 @@ export const SITEMAP_LIMITS: Readonly<SitemapLimits> = {
   maxDocumentsPerHost: 2000,
   maxEntriesPerHost: 100_000,
   maxForeignHosts: 20,
+  maxForeignChecksPerHost: 20,
   maxRobotsSitemaps: 100,
 };
 

@@ -3,7 +3,7 @@ import { FrontierKeys, shardOf } from '@crawler/frontier';
 import { connectRedis, type RedisClient } from '@crawler/adapters/redis';
 import { deleteKeysWithPrefix, uniquePrefix } from '@crawler/testing';
 import { SITEMAP_STATE_TTL_MS } from './sitemap-limits';
-import { SitemapState } from './sitemap-state';
+import { SitemapState, type HeldEntries } from './sitemap-state';
 
 // A host's sitemap budgets and the standings of listed sitemaps, against a real Redis.
 const prefix = uniquePrefix('sitemaps');
@@ -62,5 +62,30 @@ describe('SitemapState', () => {
     expect(await state.standingOf('e.test', '00000000000000aa')).toBeNull();
     const key = `${frontier.keys.shard(frontier.shardOf('d.test'))}sl:d.test`;
     expect(await redis.pttl(key)).toBeGreaterThan(6 * 24 * 3600 * 1000);
+  });
+
+  it('holds entries listed on an origin, and hands them to one taker only', async () => {
+    const held: HeldEntries = {
+      sitemap: 'http://a.test/partners.xml',
+      pages: [['http://f.test/p', '00000000000000dd', 1, 1]],
+      sitemaps: [['http://f.test/s.xml', '00000000000000ee', 0, 2, { level: 1, ownHost: 'host' }]],
+    };
+    await state.hold('f.test', 'http://f.test', held);
+    await state.hold('f.test', 'http://f.test', { ...held, sitemap: 'http://b.test/s.xml' });
+    await state.hold('f.test', 'https://f.test', held);
+    const key = `${frontier.keys.shard(frontier.shardOf('f.test'))}sw:http://f.test`;
+    expect(await redis.pttl(key)).toBeGreaterThan(6 * 24 * 3600 * 1000);
+    // Something this code did not write is left out.
+    await redis.rpush(key, 'not json', JSON.stringify({ sitemap: 'x', pages: [['x']] }));
+    const [first, second] = await Promise.all([
+      state.takeHeld('f.test', 'http://f.test'),
+      state.takeHeld('f.test', 'http://f.test'),
+    ]);
+    const taken = [...first, ...second];
+    expect(taken).toEqual([held, { ...held, sitemap: 'http://b.test/s.xml' }]);
+    expect(first.length === 0 || second.length === 0).toBe(true);
+    expect(await state.takeHeld('f.test', 'http://f.test')).toEqual([]);
+    // Another origin of the host keeps its own.
+    expect(await state.takeHeld('f.test', 'https://f.test')).toEqual([held]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Frontier } from '@crawler/frontier';
 import type { RedisClient } from '@crawler/adapters/redis';
+import { z } from 'zod';
 import { sitemapKey } from '../keys';
 import { SITEMAP_STATE_TTL_MS } from './sitemap-limits';
 import type { SitemapStanding } from './sitemap-scope';
@@ -7,15 +8,48 @@ import type { SitemapStanding } from './sitemap-scope';
 /** How long the standing of a listed sitemap waits for its fetch (its host's queue may be long). */
 const STANDING_TTL_MS = 7 * 24 * 3600 * 1000;
 
-/** A host's sitemap budgets, each counted over 24 h from the first document. */
-export type SitemapBudget = 'documents' | 'entries';
+/**
+ * A host's sitemap budgets, each counted over 24 h from the first document: documents expanded,
+ * entries enqueued, and other hosts asked to confirm a cross-submission (`foreign`).
+ */
+export type SitemapBudget = 'documents' | 'entries' | 'foreign';
+
+/** A page a sitemap listed on another origin: `[url, urlFp, depth, priority]`. */
+export type HeldPage = [url: string, urlFp: string, depth: number, priority: number];
+/** A sitemap an index listed on another origin: a held page and the standing it inherits. */
+export type HeldSitemap = [...HeldPage, standing: SitemapStanding];
+
+/**
+ * What one sitemap listed on another origin whose robots.txt was not known yet: released when
+ * that origin's robots.txt names `sitemap`, dropped otherwise.
+ */
+export interface HeldEntries {
+  /** The normalized URL of the sitemap that listed them. */
+  sitemap: string;
+  pages: HeldPage[];
+  sitemaps: HeldSitemap[];
+}
+
+const url = z.string().min(1);
+const urlFp = z.string().regex(/^[0-9a-f]{16}$/);
+const depth = z.number().int().min(0);
+const priority = z.number().int().min(0).max(9);
+const standing = z.object({ level: z.number().int().min(0), ownHost: z.enum(['host', 'dir']) });
+const heldEntries = z.object({
+  sitemap: url,
+  pages: z.array(z.tuple([url, urlFp, depth, priority])),
+  sitemaps: z.array(z.tuple([url, urlFp, depth, priority, standing])),
+});
 
 /**
  * What the crawl remembers about one host's sitemaps, in Redis beside the host's frontier keys
  * (same shard, so all agents share it): the 24-hour budgets of sitemap documents and entries
- * (`{p}:{s}:sm:<host>`, a hash expiring 24 h after its first write), and the standing of each
+ * (`{p}:{s}:sm:<host>`, a hash expiring 24 h after its first write), the standing of each
  * sitemap an index listed on the host (`{p}:{s}:sl:<host>`, url_fp → level and scope, expiring
- * 7 days after its first write), which the sitemap's own queue entry has no room for.
+ * 7 days after its first write), which the sitemap's own queue entry has no room for, and the
+ * entries other hosts' sitemaps listed on one of the host's origins while its robots.txt was
+ * not known (`{p}:{s}:sw:<origin>`, a list of {@link HeldEntries} JSON, expiring 7 days after
+ * its first write).
  * Budgets are taken by HINCRBY first and trimmed after, so concurrent takers never overdraw.
  */
 export class SitemapState {
@@ -66,8 +100,46 @@ export class SitemapState {
     if (err) throw err;
   }
 
+  /** Keeps entries listed on `origin` (of `host`) until its robots.txt is known. */
+  async hold(host: string, origin: string, held: HeldEntries): Promise<void> {
+    const key = this.heldKey(host, origin);
+    const replies = await this.redis
+      .multi()
+      .rpush(key, JSON.stringify(held))
+      .pexpire(key, STANDING_TTL_MS, 'NX')
+      .exec();
+    const err = replies?.find(([e]) => e !== null)?.[0];
+    if (err) throw err;
+  }
+
+  /**
+   * Takes (reads and deletes at once) the entries held for `origin`: of concurrent takers only
+   * one gets them. Records that do not parse are left out.
+   */
+  async takeHeld(host: string, origin: string): Promise<HeldEntries[]> {
+    const key = this.heldKey(host, origin);
+    const replies = await this.redis.multi().lrange(key, 0, -1).del(key).exec();
+    const [err, raw] = replies?.[0] ?? [new Error('held sitemap entries: transaction discarded')];
+    if (err) throw err;
+    const out: HeldEntries[] = [];
+    for (const item of z.array(z.string()).parse(raw)) {
+      try {
+        const parsed = heldEntries.safeParse(JSON.parse(item));
+        if (parsed.success) out.push(parsed.data);
+      } catch {
+        // not JSON: left out
+      }
+    }
+    return out;
+  }
+
   private key(kind: 'sm' | 'sl', host: string): string {
     return sitemapKey(this.frontier, kind, host);
+  }
+
+  /** `{p}:{s}:sw:<origin>`, on the shard of the origin's host. */
+  private heldKey(host: string, origin: string): string {
+    return `${this.frontier.keys.shard(this.frontier.shardOf(host))}sw:${origin}`;
   }
 }
 
