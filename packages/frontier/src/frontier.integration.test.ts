@@ -36,9 +36,10 @@ function shardKeysOf(keys: FrontierKeys, shard: number, host: string): string[] 
     keys.overflow(shard),
     keys.refillHosts(shard),
     keys.refillDone(shard),
-    `${base}lq:${host}`,
-    `${base}l:${shard}-17`,
-    `${base}ip:127.1.0.7`,
+    keys.leasedBatch(shard, host),
+    keys.lease(shard, `${shard}-17`),
+    keys.ipState(shard, '127.1.0.7'),
+    keys.recrawlPending(shard),
     `${base}}{odd}`,
   ];
 }

@@ -8,7 +8,11 @@ import { HOST_CLASSES } from './priority';
 export class FrontierKeys {
   constructor(readonly prefix: string) {}
 
-  /** Prefix of a shard's keys; per-host keys (`h:`, `q:`, `lq:`, `l:`) are built from it in Lua. */
+  /**
+   * Prefix of a shard's keys. Scripts take it as ARGV[1] and build the keys they do not declare
+   * from it with the functions of `commands/includes/keys.lua`, each the Lua twin of a method
+   * here (keys-lua.integration.test.ts checks them against each other).
+   */
   shard(shard: number): string {
     return `${this.prefix}:{${shard}}:`;
   }
@@ -24,7 +28,7 @@ export class FrontierKeys {
   /**
    * The ready hosts (work queued, no lease, not blocked or parked) of one host priority class
    * (0 highest … 9) → their next allowed time (ms): the lease script drains due hosts from the
-   * highest class first. Built in Lua as `<ready key>:<class>`.
+   * highest class first (keys.lua: ready_class_key).
    */
   readyClass(shard: number, hostClass: number): string {
     return `${this.ready(shard)}:${hostClass}`;
@@ -44,19 +48,31 @@ export class FrontierKeys {
   seen(shard: number): string {
     return `${this.shard(shard)}seen`;
   }
-  /** Layer i ≥ 1 of the shard's Bloom filter (`<seen>:<i>`), a bit string. */
+  /**
+   * Layer i ≥ 1 of the shard's Bloom filter (`<seen>:<i>`), a bit string (keys.lua:
+   * seen_layer_key).
+   */
   seenLayer(shard: number, layer: number): string {
     return layer === 0 ? this.seen(shard) : `${this.seen(shard)}:${layer}`;
   }
-  /** The layers' geometry and counts, and the candidate counters (`<seen>:meta`, hash). */
+  /**
+   * The layers' geometry and counts, and the candidate counters (`<seen>:meta`, hash; keys.lua:
+   * seen_meta_key).
+   */
   seenMeta(shard: number): string {
     return `${this.seen(shard)}:meta`;
   }
-  /** Maybe-seen discoveries waiting for confirmation: `tier|host|entry` (`<seen>:maybe`, list). */
+  /**
+   * Maybe-seen discoveries waiting for confirmation: `tier|host|entry` (`<seen>:maybe`, list;
+   * keys.lua: seen_candidates_key).
+   */
   seenCandidates(shard: number): string {
     return `${this.seen(shard)}:maybe`;
   }
-  /** url_fps confirmed new, taken by their next enqueue (`<seen>:new`, set). */
+  /**
+   * url_fps confirmed new, taken by their next enqueue (`<seen>:new`, set; keys.lua:
+   * seen_confirmed_key).
+   */
   seenConfirmed(shard: number): string {
     return `${this.seen(shard)}:new`;
   }
@@ -97,12 +113,44 @@ export class FrontierKeys {
   recrawlMeta(shard: number): string {
     return `${this.shard(shard)}rc:meta`;
   }
-  /** Domain-suffix policies copied into the shard: suffix → packed policy (see suffix-policy.lua). */
+  /**
+   * Domain-suffix policies copied into the shard: suffix → packed policy (see suffix-policy.lua;
+   * keys.lua: suffix_policies_key).
+   */
   suffixPolicies(shard: number): string {
     return `${this.shard(shard)}sp`;
   }
+  /** A host's hash: policy, politeness, lease, counters (keys.lua: host_key). */
   host(shard: number, host: string): string {
     return `${this.shard(shard)}h:${host}`;
+  }
+  /**
+   * The batch of a host's open lease, entries tagged with their tier (`tier|entry`), taken off
+   * when the lease ends (keys.lua: leased_batch_key).
+   */
+  leasedBatch(shard: number, host: string): string {
+    return `${this.shard(shard)}lq:${host}`;
+  }
+  /**
+   * A lease's record: host, agent, gap, and the `d<i>` marks of URLs done (keys.lua: lease_key).
+   */
+  lease(shard: number, leaseId: string): string {
+    return `${this.shard(shard)}l:${leaseId}`;
+  }
+  /**
+   * The shard's state of an IP: the lease fetching from it, its deadline and the IP's next
+   * allowed time, for the hosts of the shard on that IP (keys.lua: ip_state_key). Across shards
+   * an IP is held by its `ipLock`.
+   */
+  ipState(shard: number, ip: string): string {
+    return `${this.shard(shard)}ip:${ip}`;
+  }
+  /**
+   * url_fps of the shard's re-crawls queued, leased or dead-lettered, so one is in the frontier
+   * once at a time (keys.lua: recrawl_pending_key).
+   */
+  recrawlPending(shard: number): string {
+    return `${this.shard(shard)}rq`;
   }
   /** SCAN pattern of the host hashes (`host`) of every shard whose host matches `hostGlob`. */
   hostPattern(hostGlob: string): string {
@@ -140,24 +188,27 @@ export class FrontierKeys {
     return `${this.shard(shard)}qc`;
   }
   /**
-   * A host's queue of one tier: '0'…'9' (URL priority, 0 highest) or 'r' (re-crawls). Built in
-   * Lua as `<shard prefix>q<tier>:<host>` (includes/host-queue.lua).
+   * A host's queue of one tier: '0'…'9' (URL priority, 0 highest) or 'r' (re-crawls), as
+   * includes/host-queue.lua keeps them (keys.lua: queue_key).
    */
   tierQueue(shard: number, tier: string, host: string): string {
     return `${this.shard(shard)}q${tier}:${host}`;
   }
   /**
    * URLs spilled out of the shard's heads, not yet copied into Postgres: `seq|tier|host|entry`
-   * (includes/spill.lua). Built in Lua as `<shard prefix>ov`.
+   * (includes/spill.lua; keys.lua: overflow_key).
    */
   overflow(shard: number): string {
     return `${this.shard(shard)}ov`;
   }
-  /** Hosts whose heads need URLs back from the spill (`<shard prefix>rf`). */
+  /** Hosts whose heads need URLs back from the spill (keys.lua: refill_hosts_key). */
   refillHosts(shard: number): string {
     return `${this.shard(shard)}rf`;
   }
-  /** Ids of refill batches applied whose Postgres rows may not be deleted yet (`<shard prefix>rfdone`). */
+  /**
+   * Ids of refill batches applied whose Postgres rows may not be deleted yet (keys.lua:
+   * refill_done_key).
+   */
   refillDone(shard: number): string {
     return `${this.shard(shard)}rfdone`;
   }

@@ -1,16 +1,16 @@
-import { readFileSync } from 'node:fs';
-import type { RedisClient } from '@crawler/adapters/redis';
+import {
+  defineRedisScript,
+  loadLua,
+  type RedisClient,
+  type RedisScript,
+} from '@crawler/adapters/redis';
 
+/** The scripts' folder: includes are named from it (`--- @include "includes/x"`). */
 const commandsDir = new URL('./commands/', import.meta.url);
 
-/** Reads a script and inlines its `--- @include "includes/x"` lines (once each). */
-function loadScript(file: string, included = new Set<string>()): string {
-  const text = readFileSync(new URL(file, commandsDir), 'utf8');
-  return text.replace(/^--- @include "([^"]+)"$/gm, (_m, name: string) => {
-    if (included.has(name)) return '';
-    included.add(name);
-    return loadScript(`${name}.lua`, included);
-  });
+/** A script's text, its includes inlined (once each). */
+export function loadFrontierScript(file: string): string {
+  return loadLua(new URL(file, commandsDir), commandsDir);
 }
 
 /**
@@ -46,23 +46,23 @@ const scripts = {
 
 export type ScriptName = keyof typeof scripts;
 
-export type FrontierCommands = Record<
-  ScriptName,
-  (...args: (string | number)[]) => Promise<unknown>
->;
+export type FrontierCommands = Record<ScriptName, RedisScript>;
 
-/** Defines the frontier scripts on a client (EVALSHA with automatic reload on NOSCRIPT). */
+/**
+ * Defines the frontier scripts on a client as commands `frontier_<name>` (EVALSHA, the script
+ * sent again when Redis answers NOSCRIPT: after a restart, or on a cluster node that has not
+ * seen it yet).
+ */
 export function defineFrontierScripts(redis: RedisClient): FrontierCommands {
   const out = {} as FrontierCommands;
   for (const [name, file] of Object.entries(scripts) as [ScriptName, string][]) {
     const numberOfKeys = Number(/-(\d+)\.lua$/.exec(file)?.[1]);
-    const command = `frontier_${name}`;
-    redis.defineCommand(command, { numberOfKeys, lua: loadScript(file) });
-    const fn = (
-      redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>
-    )[command];
-    if (!fn) throw new Error(`script ${name} was not defined`);
-    out[name] = (...args) => fn.apply(redis, args);
+    out[name] = defineRedisScript(
+      redis,
+      `frontier_${name}`,
+      numberOfKeys,
+      loadFrontierScript(file),
+    );
   }
   return out;
 }

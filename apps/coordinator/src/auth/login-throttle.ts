@@ -1,12 +1,41 @@
-import { readFileSync } from 'node:fs';
 import type { Config } from '@crawler/domain/config';
-import { defineRedisScript, type RedisClient, type RedisScript } from '@crawler/adapters/redis';
+import {
+  defineRedisScript,
+  loadLua,
+  type RedisClient,
+  type RedisScript,
+} from '@crawler/adapters/redis';
 import { loginThrottleKeys } from '../keys';
 
 const TAKE_COMMAND = 'login_take_attempt';
-const TAKE_LUA = readFileSync(new URL('./takeLoginAttempt-2.lua', import.meta.url), 'utf8');
+const TAKE_LUA = loadLua(new URL('./takeLoginAttempt-2.lua', import.meta.url));
 const RETURN_COMMAND = 'login_return_attempt';
-const RETURN_LUA = readFileSync(new URL('./returnLoginAttempt-2.lua', import.meta.url), 'utf8');
+const RETURN_LUA = loadLua(new URL('./returnLoginAttempt-2.lua', import.meta.url));
+
+/**
+ * What takeLoginAttempt-2.lua answers first: the attempt was taken, or which limits refused it.
+ * The script declares the same numbers as locals (login-throttle.test.ts keeps them in step).
+ */
+export const LoginAttemptReply = {
+  /** The attempt is taken from both limits. */
+  TAKEN: 0,
+  /** Refused, nothing spent: the account is out of attempts. */
+  ACCOUNT_LIMITED: 1,
+  /** Refused, nothing spent: the client address is out of attempts. */
+  ADDRESS_LIMITED: 2,
+  /** Refused, nothing spent: both are out of attempts. */
+  BOTH_LIMITED: 3,
+} as const;
+
+/** One of the {@link LoginAttemptReply} numbers. */
+export type LoginAttemptReply = (typeof LoginAttemptReply)[keyof typeof LoginAttemptReply];
+
+/** Who refused an attempt, by the script's answer. */
+const REFUSED_BY = {
+  [LoginAttemptReply.ACCOUNT_LIMITED]: 'account',
+  [LoginAttemptReply.ADDRESS_LIMITED]: 'address',
+  [LoginAttemptReply.BOTH_LIMITED]: 'both',
+} as const;
 
 /** How many login attempts are allowed at once, and how fast spent ones come back. */
 export interface LoginLimits {
@@ -63,13 +92,9 @@ export class LoginThrottle {
       l.accountRefillMs,
       l.addressBurst,
       l.addressRefillMs,
-    )) as [number, number];
-    if (which === 0) return { ok: true };
-    return {
-      ok: false,
-      by: which === 1 ? 'account' : which === 2 ? 'address' : 'both',
-      retryAfterMs: Math.max(1, Math.ceil(waitMs)),
-    };
+    )) as [LoginAttemptReply, number];
+    if (which === LoginAttemptReply.TAKEN) return { ok: true };
+    return { ok: false, by: REFUSED_BY[which], retryAfterMs: Math.max(1, Math.ceil(waitMs)) };
   }
 
   /** Gives back the attempt {@link take} spent (after a successful login). */

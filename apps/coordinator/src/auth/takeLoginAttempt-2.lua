@@ -13,10 +13,17 @@
     ARGV[3] address burst (0 = no address limit)
     ARGV[4] address interval, ms per attempt regained
   Output:
-    {0, 0}            the attempt is taken from both
-    {which, wait_ms}  refused, nothing spent: which = 1 (account), 2 (address) or 3 (both);
-                      wait_ms until every refusing limit allows an attempt again
+    {TAKEN, 0}        the attempt is taken from both
+    {which, wait_ms}  refused, nothing spent: which = ACCOUNT_LIMITED, ADDRESS_LIMITED or
+                      BOTH_LIMITED; wait_ms until every refusing limit allows an attempt again
 ]]
+-- The answers' first numbers. TypeScript names the same numbers in login-throttle.ts
+-- (LoginAttemptReply); login-throttle.test.ts checks that the two lists agree, name for name.
+local TAKEN = 0 -- LoginAttemptReply.TAKEN
+local ACCOUNT_LIMITED = 1 -- LoginAttemptReply.ACCOUNT_LIMITED
+local ADDRESS_LIMITED = 2 -- LoginAttemptReply.ADDRESS_LIMITED
+local BOTH_LIMITED = 3 -- LoginAttemptReply.BOTH_LIMITED
+
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
@@ -35,11 +42,12 @@ local address_burst, address_interval = tonumber(ARGV[3]), tonumber(ARGV[4])
 local account_tat, account_wait = check(KEYS[1], account_burst, account_interval)
 local address_tat, address_wait = check(KEYS[2], address_burst, address_interval)
 
-local which = 0
-if account_wait > 0 then which = which + 1 end
-if address_wait > 0 then which = which + 2 end
-if which > 0 then return { which, math.max(account_wait, address_wait) } end
+if account_wait > 0 or address_wait > 0 then
+  local which = ADDRESS_LIMITED
+  if account_wait > 0 then which = address_wait > 0 and BOTH_LIMITED or ACCOUNT_LIMITED end
+  return { which, math.max(account_wait, address_wait) }
+end
 
 if account_tat then redis.call('SET', KEYS[1], account_tat, 'PX', account_tat - now) end
 if address_tat then redis.call('SET', KEYS[2], address_tat, 'PX', address_tat - now) end
-return { 0, 0 }
+return { TAKEN, 0 }

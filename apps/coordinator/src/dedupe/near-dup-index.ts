@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { EMPTY_SIMHASH, hammingDistance } from '@crawler/domain/dedupe';
 import {
   CappedHash,
   defineRedisScript,
+  loadLua,
   type RedisClient,
   type RedisScript,
 } from '@crawler/adapters/redis';
@@ -26,7 +26,7 @@ export interface SimhashedPage {
 }
 
 const PUSH_COMMAND = 'near_dup_push';
-const PUSH_LUA = readFileSync(new URL('./pushSimhashBucket-1.lua', import.meta.url), 'utf8');
+const PUSH_LUA = loadLua(new URL('./pushSimhashBucket-1.lua', import.meta.url));
 /** Shards of the verdict records: the url_fp's first byte. */
 const RECORD_SHARDS = 256;
 

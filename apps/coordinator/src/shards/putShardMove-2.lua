@@ -9,8 +9,12 @@
     ARGV[2] the shard
     ARGV[3] the move (JSON)
   Output:
-    1 recorded, 0 the caller does not hold the lock
+    HELD recorded, NOT_HELD the caller does not hold the lock
 ]]
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+-- The answers, named: TypeScript names the same numbers in shard-move-store.ts
+-- (ShardMoveLockReply); shard-move-store.test.ts checks that they agree, name for name.
+local HELD = 1 -- ShardMoveLockReply.HELD: the caller holds the lock
+local NOT_HELD = 0 -- ShardMoveLockReply.NOT_HELD: another holds it, or nobody (expired)
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return NOT_HELD end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-return 1
+return HELD

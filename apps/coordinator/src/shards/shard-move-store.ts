@@ -1,11 +1,30 @@
-import { readFileSync } from 'node:fs';
-import { defineRedisScript, type RedisClient, type RedisScript } from '@crawler/adapters/redis';
+import {
+  defineRedisScript,
+  loadLua,
+  type RedisClient,
+  type RedisScript,
+} from '@crawler/adapters/redis';
 import { shardMoveKeys } from '../keys';
 import { shardMoveRecord, type ShardMoveRecord } from './move-shard.types';
 
-const TAKE_LUA = readFileSync(new URL('./takeShardMoveLock-1.lua', import.meta.url), 'utf8');
-const RELEASE_LUA = readFileSync(new URL('./releaseShardMoveLock-1.lua', import.meta.url), 'utf8');
-const PUT_LUA = readFileSync(new URL('./putShardMove-2.lua', import.meta.url), 'utf8');
+const TAKE_LUA = loadLua(new URL('./takeShardMoveLock-1.lua', import.meta.url));
+const RELEASE_LUA = loadLua(new URL('./releaseShardMoveLock-1.lua', import.meta.url));
+const PUT_LUA = loadLua(new URL('./putShardMove-2.lua', import.meta.url));
+
+/**
+ * What the move-lock scripts answer (take, release, put): whether the caller holds the slot's
+ * lock. Each script declares the same numbers as locals (shard-move-store.test.ts keeps them
+ * in step).
+ */
+export const ShardMoveLockReply = {
+  /** The caller holds the lock: it took or renewed it, released it, or recorded under it. */
+  HELD: 1,
+  /** The caller does not hold the lock (another does, or it expired): nothing changed. */
+  NOT_HELD: 0,
+} as const;
+
+/** One of the {@link ShardMoveLockReply} numbers. */
+export type ShardMoveLockReply = (typeof ShardMoveLockReply)[keyof typeof ShardMoveLockReply];
 
 /**
  * Shard moves in Redis, shared by every coordinator: a lock per hash slot (one move of a slot at
@@ -30,7 +49,8 @@ export class ShardMoveStore {
 
   /** Takes the slot's move lock for `owner` (or renews it); false when another holds it. */
   async take(slot: number, owner: string, ttlMs: number): Promise<boolean> {
-    return Number(await this.takeScript(this.keys.lock(slot), owner, ttlMs)) === 1;
+    const r = await this.takeScript(this.keys.lock(slot), owner, ttlMs);
+    return Number(r) === ShardMoveLockReply.HELD;
   }
 
   async release(slot: number, owner: string): Promise<void> {
@@ -52,7 +72,7 @@ export class ShardMoveStore {
       move.shard,
       JSON.stringify(move),
     );
-    return Number(r) === 1;
+    return Number(r) === ShardMoveLockReply.HELD;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteKeysWithPrefix, testRedisBackends, uniquePrefix } from '@crawler/testing';
 import { CappedHash } from './capped-hash';
+import { cappedHashKeys } from './keys';
 import type { RedisClient } from './connect-redis';
 
 // The two-generation capped hash against a real Redis and a Redis Cluster (slot guard on).
@@ -8,11 +9,7 @@ for (const backend of testRedisBackends()) {
   describe.skipIf(backend.skip)(`CappedHash on ${backend.name}`, () => {
     const prefix = uniquePrefix('capped');
     let redis: RedisClient;
-    const keysOf = (shard: string) => ({
-      flag: `${prefix}:{${shard}}:gen`,
-      a: `${prefix}:{${shard}}`,
-      b: `${prefix}:{${shard}}:b`,
-    });
+    const keysOf = (shard: string) => cappedHashKeys(`${prefix}:{${shard}}`);
     const sizes = async (shard: string) => {
       const k = keysOf(shard);
       return [await redis.hlen(k.a), await redis.hlen(k.b)];

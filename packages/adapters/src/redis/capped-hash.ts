@@ -1,30 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { RedisClient } from './connect-redis';
 import { defineRedisScript, type RedisScript } from './define-script';
+import type { CappedHashKeys } from './keys';
+import { loadLua } from './load-lua';
 
-const GET_LUA = readFileSync(new URL('./commands/cappedHashGet-3.lua', import.meta.url), 'utf8');
-const PUT_LUA = readFileSync(new URL('./commands/cappedHashPut-3.lua', import.meta.url), 'utf8');
+const GET_LUA = loadLua(new URL('./commands/cappedHashGet-3.lua', import.meta.url));
+const PUT_LUA = loadLua(new URL('./commands/cappedHashPut-3.lua', import.meta.url));
 const GET_COMMAND = 'capped_hash_get';
 const PUT_COMMAND = 'capped_hash_put';
-
-/** The three keys of one shard of a {@link CappedHash} (same `{hash tag}`: one cluster slot). */
-export interface CappedHashKeys {
-  /** String: which generation is current (`b`, else `a`). */
-  flag: string;
-  /** Generation a (a hash). */
-  a: string;
-  /** Generation b (a hash). */
-  b: string;
-}
-
-/**
- * The keys of a shard whose first generation is `base` (`<base>:gen`, `<base>`, `<base>:b`):
- * `base` carries the shard's hash tag, so all three share its slot. The first generation is the
- * key a plain hash would have had, so an index that was one hash becomes a capped one in place.
- */
-export function cappedHashKeys(base: string): CappedHashKeys {
-  return { flag: `${base}:gen`, a: base, b: `${base}:b` };
-}
 
 /**
  * A Redis hash bounded by size with recency: each shard is two generations of at most
@@ -41,7 +23,10 @@ export class CappedHash {
 
   constructor(
     redis: RedisClient,
-    /** The keys of a shard (a shard is any string the caller picks, e.g. a hash prefix). */
+    /**
+     * The keys of a shard (a shard is any string the caller picks, e.g. a hash prefix): the
+     * caller's key module builds them, usually with `cappedHashKeys` (./keys.ts).
+     */
     private readonly keysOf: (shard: string) => CappedHashKeys,
     /** Fields one generation of one shard holds at most (≥ 1). */
     readonly perGeneration: number,

@@ -6,7 +6,9 @@ export {
   type RedisNodeDurability,
 } from './check-redis-durability';
 export { defineRedisScript, type RedisScript } from './define-script';
-export { CappedHash, cappedHashKeys, type CappedHashKeys } from './capped-hash';
+export { loadLua } from './load-lua';
+export { cappedHashKeys, type CappedHashKeys } from './keys';
+export { CappedHash } from './capped-hash';
 export { deleteKeysWithPrefix } from './delete-keys-with-prefix';
 export { scanKeys } from './scan-keys';
 export { redisErrorCode } from './redis-error-code';

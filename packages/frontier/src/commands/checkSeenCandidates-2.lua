@@ -17,11 +17,13 @@
     array, per pair: 0 found nowhere (marked with `mark`), 1 in the frontier, 2 cannot tell (the
     host is parked, has spilled URLs, or its lists are longer than ARGV[3]); or SHARDMOVING
 ]]
+--- @include "includes/keys"
 --- @include "includes/host-queue"
 --- @include "includes/shard-moving"
 if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
 local prefix, mark, scan_max = ARGV[1], ARGV[2] == '1', tonumber(ARGV[3])
-local confirmed = KEYS[1] .. ':new'
+local confirmed = seen_confirmed_key(KEYS[1])
+local recrawl_pending = recrawl_pending_key(prefix)
 
 -- 1 when the host's lists hold the url_fp, 0 when not, 2 when they are too long to read.
 local function in_host_lists(fp, host)
@@ -31,7 +33,7 @@ local function in_host_lists(fp, host)
     lists[#lists + 1] = key
     total = total + redis.call('LLEN', key)
   end
-  local lq = prefix .. 'lq:' .. host
+  local lq = leased_batch_key(prefix, host)
   total = total + redis.call('LLEN', lq)
   if total > scan_max then return 2 end
   local want = fp .. '|'
@@ -49,8 +51,8 @@ end
 
 local function verdict(fp, host)
   if redis.call('SISMEMBER', confirmed, fp) == 1 then return 1 end
-  if redis.call('SISMEMBER', prefix .. 'rq', fp) == 1 then return 1 end
-  local h = redis.call('HMGET', prefix .. 'h:' .. host, 'parked', 'sp')
+  if redis.call('SISMEMBER', recrawl_pending, fp) == 1 then return 1 end
+  local h = redis.call('HMGET', host_key(prefix, host), 'parked', 'sp')
   if h[1] == '1' or tonumber(h[2] or '0') > 0 then return 2 end
   return in_host_lists(fp, host)
 end

@@ -26,6 +26,7 @@ local ready_key, leases_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3], KE
 local prefix, lease_id = ARGV[1], ARGV[2]
 local processed, delay, pace = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local reason, ip, ip_gap = ARGV[6], ARGV[7], tonumber(ARGV[8])
+--- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
 --- @include "includes/dead-letter"
@@ -65,7 +66,7 @@ if reason ~= '' then
   redis.call('HINCRBY', stats_key, 'queued', 0 - (moved - #rest))
   redis.call('HSET', hkey, 'n', 0)
   -- Its spilled URLs become dead letters as the refiller brings them back (refillHeads).
-  if tonumber(redis.call('HGET', hkey, 'sp') or '0') > 0 then redis.call('SADD', prefix .. 'rf', host) end
+  if tonumber(redis.call('HGET', hkey, 'sp') or '0') > 0 then redis.call('SADD', refill_hosts_key(prefix), host) end
   return moved
 end
 

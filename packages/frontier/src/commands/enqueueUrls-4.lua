@@ -27,6 +27,7 @@
 local ready_key, seen_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix = ARGV[1]
 local head, low = tonumber(ARGV[5]), tonumber(ARGV[6])
+--- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
 --- @include "includes/dead-letter"
@@ -38,6 +39,7 @@ local head, low = tonumber(ARGV[5]), tonumber(ARGV[6])
 --- @include "includes/spill"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local seen = seen_open(seen_key, ARGV[2], ARGV[3], ARGV[4])
+local recrawl_pending = recrawl_pending_key(prefix)
 local now = now_ms()
 local accepted, accepted_seen, queued = 0, 0, 0
 
@@ -45,7 +47,7 @@ local accepted, accepted_seen, queued = 0, 0, 0
 -- `seed` is the best seed priority of the group (or nil), `sites` the referring sites' ids.
 local function flush(host, by_tier, count, seed, sites)
   if count == 0 and not seed and #sites == 0 then return end
-  local hkey = prefix .. 'h:' .. host
+  local hkey = host_key(prefix, host)
   if redis.call('HSETNX', hkey, 'created', now) == 1 then
     redis.call('HINCRBY', stats_key, 'hosts', 1)
     apply_suffix_policy(prefix, hkey, host)
@@ -97,7 +99,7 @@ for i = 7, #ARGV, 4 do
   else
     local new
     if tier == 'r' then
-      new = redis.call('SADD', prefix .. 'rq', fp) == 1
+      new = redis.call('SADD', recrawl_pending, fp) == 1
       -- Seen from now on too: a link to it is not queued beside the waiting re-crawl.
       if new then seen_add(seen, fp) end
     else

@@ -13,14 +13,15 @@
 ]]
 local leases_key = KEYS[1]
 local prefix, lease_id, extra = ARGV[1], ARGV[2], tonumber(ARGV[3])
+--- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/shard-moving"
 --- @include "includes/set-deadline"
 --- @include "includes/script-replies"
 if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
-local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
+local host = redis.call('HGET', lease_key(prefix, lease_id), 'host')
 if not host then return STALE_LEASE end
-local hkey = prefix .. 'h:' .. host
+local hkey = host_key(prefix, host)
 if redis.call('HGET', hkey, 'lease') ~= lease_id then return STALE_LEASE end
 local deadline = now_ms() + extra
 set_deadline(prefix, leases_key, hkey, lease_id, deadline)

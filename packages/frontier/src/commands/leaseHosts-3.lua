@@ -43,6 +43,7 @@ end
 local share, default_budget, ip_retry = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
 local ttl_ms = tonumber(ARGV[12] or ARGV[4])
 local low = tonumber(ARGV[13] or '0')
+--- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
 --- @include "includes/make-ready"
@@ -141,12 +142,12 @@ local out = {}
 -- Leases one host taken off the ready set (in class `class`), if it may be leased now.
 local function lease_host(host, class)
   ready_remove(ready_key, host, class)
-  local hkey = prefix .. 'h:' .. host
+  local hkey = host_key(prefix, host)
   local h = redis.call('HMGET', hkey, 'lease', 'blocked', 'parked', 'gap_ms', 'pace_ms', 'ip', 'n', 'max_conn')
   if h[1] or h[2] == '1' or h[3] == '1' or tonumber(h[7] or '0') <= 0 then return end
   local left = budget_left(hkey, today, default_budget)
   local ip = h[6]
-  local ipkey = ip and (prefix .. 'ip:' .. ip) or nil
+  local ipkey = ip and ip_state_key(prefix, ip) or nil
   local ipstate = ipkey and redis.call('HMGET', ipkey, 'lease', 'deadline', 'next_at') or {}
   if left <= 0 then
     -- Budget spent: the host waits for the next UTC day.
@@ -172,11 +173,11 @@ local function lease_host(host, class)
   -- frontier was rebuilt: a stale agent's id never names a new lease.
   local lease_id = shard .. '-' .. now .. '-' .. redis.call('HINCRBY', stats_key, 'lease_seq', 1)
   local deadline = now + ttl_ms
-  redis.call('RPUSH', prefix .. 'lq:' .. host, unpack(tagged))
+  redis.call('RPUSH', leased_batch_key(prefix, host), unpack(tagged))
   redis.call('HSET', hkey, 'lease', lease_id, 'lease_agent', agent, 'lease_deadline', deadline)
   redis.call('HINCRBY', hkey, 'n', 0 - #tagged)
   redis.call('ZADD', leases_key, deadline, lease_id)
-  redis.call('HSET', prefix .. 'l:' .. lease_id, 'host', host, 'agent', agent, 'gap', math.max(gap, tonumber(h[5] or '0')))
+  redis.call('HSET', lease_key(prefix, lease_id), 'host', host, 'agent', agent, 'gap', math.max(gap, tonumber(h[5] or '0')))
   redis.call('HINCRBY', stats_key, 'queued', 0 - #tagged)
   if ipkey then redis.call('HSET', ipkey, 'lease', lease_id, 'deadline', deadline) end
   out[#out + 1] = { lease_id, host, lease_ms, gap, ip or '', tagged, tonumber(h[8] or '1') }
@@ -195,7 +196,7 @@ end
 -- stranded.
 if looked < max_hosts and legacy_ready(ready_key) then
   for _, host in ipairs(redis.call('ZRANGEBYSCORE', ready_key, '-inf', now, 'LIMIT', 0, max_hosts - looked)) do
-    lease_host(host, host_class(prefix .. 'h:' .. host))
+    lease_host(host, host_class(host_key(prefix, host)))
   end
 end
 return out

@@ -12,13 +12,14 @@
     number of marks recorded
 ]]
 local prefix = ARGV[1]
+--- @include "includes/keys"
 --- @include "includes/shard-moving"
 if shard_moving(KEYS[2]) then return redis.error_reply(SHARD_MOVING) end
 local recorded = 0
 for i = 2, #ARGV - 1, 2 do
-  local lkey = prefix .. 'l:' .. ARGV[i]
+  local lkey = lease_key(prefix, ARGV[i])
   local host = redis.call('HGET', lkey, 'host')
-  if host and redis.call('HGET', prefix .. 'h:' .. host, 'lease') == ARGV[i] then
+  if host and redis.call('HGET', host_key(prefix, host), 'lease') == ARGV[i] then
     redis.call('HSET', lkey, 'd' .. ARGV[i + 1], 1)
     recorded = recorded + 1
   end

@@ -20,6 +20,7 @@
 ]]
 local ready_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3]
 local prefix, batch, low = ARGV[1], ARGV[2], tonumber(ARGV[3])
+--- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
 --- @include "includes/dead-letter"
@@ -27,15 +28,15 @@ local prefix, batch, low = ARGV[1], ARGV[2], tonumber(ARGV[3])
 --- @include "includes/spill"
 --- @include "includes/shard-moving"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
-local done_key = prefix .. 'rfdone'
+local done_key = refill_done_key(prefix)
 if redis.call('SISMEMBER', done_key, batch) == 1 then return -2 end
-local overflow_empty = redis.call('LLEN', prefix .. 'ov') == 0
+local overflow_empty = redis.call('LLEN', overflow_key(prefix)) == 0
 local now = now_ms()
 local total, hosts = 0, {}
 
 -- Applies one group: ARGV[from .. from + n - 1] are its entries.
 local function apply(host, tier, exhausted, from, n)
-  local hkey = prefix .. 'h:' .. host
+  local hkey = host_key(prefix, host)
   hosts[host] = hkey
   local left = tonumber(redis.call('HGET', hkey, 's' .. tier) or '0')
   local dec = math.min(n, left)
@@ -68,6 +69,6 @@ while i <= #ARGV do
 end
 redis.call('SADD', done_key, batch)
 for host, hkey in pairs(hosts) do
-  if not needs_refill(prefix, hkey, host, low) then redis.call('SREM', prefix .. 'rf', host) end
+  if not needs_refill(prefix, hkey, host, low) then redis.call('SREM', refill_hosts_key(prefix), host) end
 end
 return total

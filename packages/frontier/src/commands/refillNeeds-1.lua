@@ -20,15 +20,16 @@
 local stats_key = KEYS[1]
 local prefix, head, low = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local max_hosts, max_urls = tonumber(ARGV[4]), tonumber(ARGV[5])
+--- @include "includes/keys"
 --- @include "includes/host-queue"
 --- @include "includes/shard-moving"
 if shard_moving(stats_key) then return { 0 } end
-for i = 6, #ARGV do redis.call('SREM', prefix .. 'rfdone', ARGV[i]) end
-local out = { redis.call('LLEN', prefix .. 'ov') }
+for i = 6, #ARGV do redis.call('SREM', refill_done_key(prefix), ARGV[i]) end
+local out = { redis.call('LLEN', overflow_key(prefix)) }
 local wanted = 0
-for _, host in ipairs(redis.call('SRANDMEMBER', prefix .. 'rf', max_hosts)) do
+for _, host in ipairs(redis.call('SRANDMEMBER', refill_hosts_key(prefix), max_hosts)) do
   if wanted >= max_urls then break end
-  local hkey = prefix .. 'h:' .. host
+  local hkey = host_key(prefix, host)
   local parked = redis.call('HGET', hkey, 'parked') == '1'
   local any = false
   for _, tier in ipairs(TIERS) do
@@ -42,6 +43,6 @@ for _, host in ipairs(redis.call('SRANDMEMBER', prefix .. 'rf', max_hosts)) do
       end
     end
   end
-  if not any then redis.call('SREM', prefix .. 'rf', host) end
+  if not any then redis.call('SREM', refill_hosts_key(prefix), host) end
 end
 return out

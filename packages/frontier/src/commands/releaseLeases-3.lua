@@ -15,6 +15,7 @@
 ]]
 local ready_key, leases_key, stats_key = KEYS[1], KEYS[2], KEYS[3]
 local prefix, agent = ARGV[1], ARGV[2]
+--- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
 --- @include "includes/make-ready"
@@ -26,7 +27,7 @@ local now = now_ms()
 local ids = {}
 if agent ~= '' then
   for _, lease_id in ipairs(redis.call('ZRANGE', leases_key, 0, -1)) do
-    if redis.call('HGET', prefix .. 'l:' .. lease_id, 'agent') == agent then ids[#ids + 1] = lease_id end
+    if redis.call('HGET', lease_key(prefix, lease_id), 'agent') == agent then ids[#ids + 1] = lease_id end
   end
 else
   for i = 3, #ARGV do ids[#ids + 1] = ARGV[i] end

@@ -15,6 +15,7 @@
 ]]
 local leases_key = KEYS[1]
 local prefix, ttl = ARGV[1], tonumber(ARGV[2])
+--- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/shard-moving"
 --- @include "includes/set-deadline"
@@ -25,8 +26,8 @@ local deadline = now + ttl
 local out = {}
 for i = 3, #ARGV do
   local lease_id = ARGV[i]
-  local host = redis.call('HGET', prefix .. 'l:' .. lease_id, 'host')
-  local hkey = host and (prefix .. 'h:' .. host)
+  local host = redis.call('HGET', lease_key(prefix, lease_id), 'host')
+  local hkey = host and host_key(prefix, host)
   local old = tonumber(redis.call('ZSCORE', leases_key, lease_id) or '0')
   -- Past its deadline a lease is not renewed (it may be reclaimed any moment): the agent stops.
   if hkey and redis.call('HGET', hkey, 'lease') == lease_id and old >= now then

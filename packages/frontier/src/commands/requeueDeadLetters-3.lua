@@ -12,6 +12,7 @@
 ]]
 local ready_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3]
 local prefix, limit, only = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+--- @include "includes/keys"
 --- @include "includes/host-queue"
 --- @include "includes/make-ready"
 --- @include "includes/shard-moving"
@@ -22,10 +23,10 @@ for _, raw in ipairs(scanned) do
   local d = cjson.decode(raw)
   if moved < limit and (only == '' or d.h == only) then
     local fp, tail = string.match(d.e, '^(%x+)|%d+|(.*)$')
-    local hkey = prefix .. 'h:' .. d.h
+    local hkey = host_key(prefix, d.h)
     redis.call('HDEL', hkey, 'parked', 'park_reason', 'errors')
     redis.call('RPUSH', queue_key(prefix, d.q, d.h), fp .. '|0|' .. tail)
-    if d.q == 'r' then redis.call('SADD', prefix .. 'rq', fp) end
+    if d.q == 'r' then redis.call('SADD', recrawl_pending_key(prefix), fp) end
     redis.call('HINCRBY', hkey, 'n', 1)
     redis.call('HINCRBY', stats_key, 'queued', 1)
     -- Letters from before the per-reason counts existed have none to lower.

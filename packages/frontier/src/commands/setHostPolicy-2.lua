@@ -18,11 +18,12 @@
 ]]
 local ready_key, stats_key = KEYS[1], KEYS[2]
 local prefix, host, gap, blocked, budget, allow, max_conn = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+--- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/make-ready"
 --- @include "includes/shard-moving"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
-local hkey = prefix .. 'h:' .. host
+local hkey = host_key(prefix, host)
 if redis.call('HSETNX', hkey, 'created', now_ms()) == 1 then
   redis.call('HINCRBY', stats_key, 'hosts', 1)
 end

@@ -1,3 +1,4 @@
+--- @include "includes/keys"
 -- The ready set: the hosts with work, no open lease, not blocked, not parked, each scored by the
 -- host's next allowed time (ms), kept in one sorted set per host priority class, `ready:<c>`, c
 -- from 0 (highest) to 9 (includes/host-class.lua says how a class is set). The lease script drains
@@ -13,10 +14,6 @@ local HOST_CLASSES = 10
 local DISCOVERED_CLASS = 5
 -- Legacy hosts moved into class sets per lease or stats call.
 local READY_DRAIN_LIMIT = 1000
-
-local function ready_class_key(ready_key, class)
-  return ready_key .. ':' .. class
-end
 
 local function host_class(hkey)
   return tonumber(redis.call('HGET', hkey, 'prio') or DISCOVERED_CLASS)
@@ -100,7 +97,7 @@ local function ready_drain_legacy(prefix, ready_key, stats_key)
   if not legacy_ready(ready_key) then return 0 end
   local r = redis.call('ZRANGE', ready_key, 0, READY_DRAIN_LIMIT - 1, 'WITHSCORES')
   for i = 1, #r, 2 do
-    redis.call('ZADD', ready_class_key(ready_key, host_class(prefix .. 'h:' .. r[i])), 'NX', r[i + 1], r[i])
+    redis.call('ZADD', ready_class_key(ready_key, host_class(host_key(prefix, r[i]))), 'NX', r[i + 1], r[i])
   end
   local moved = #r / 2
   if moved > 0 then redis.call('ZREMRANGEBYRANK', ready_key, 0, moved - 1) end

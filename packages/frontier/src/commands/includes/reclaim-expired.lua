@@ -1,3 +1,4 @@
+--- @include "includes/keys"
 --- @include "includes/daily-budget"
 -- Returns a lost lease's URLs to the head of their hosts' queues, in order, less those the agent
 -- recorded as done while it worked (`d<i>` fields of the lease record, see leaseProgress): those
@@ -5,21 +6,21 @@
 -- lease's deadline is past; an operator releasing a dead agent's leases overrides theirs), so a
 -- request the lost agent had in flight and the next lease's first request stay a gap apart.
 local function reclaim_lease(prefix, ready_key, leases_key, stats_key, lease_id, now)
-  local lkey = prefix .. 'l:' .. lease_id
+  local lkey = lease_key(prefix, lease_id)
   local host = redis.call('HGET', lkey, 'host')
-  if not (host and redis.call('HGET', prefix .. 'h:' .. host, 'lease') == lease_id) then
+  if not (host and redis.call('HGET', host_key(prefix, host), 'lease') == lease_id) then
     redis.call('ZREM', leases_key, lease_id)
     redis.call('DEL', lkey)
     return 0
   end
-  local hkey = prefix .. 'h:' .. host
-  local lqkey = prefix .. 'lq:' .. host
+  local hkey = host_key(prefix, host)
+  local lqkey = leased_batch_key(prefix, host)
   local rest, done = {}, 0
   for i, tagged in ipairs(redis.call('LRANGE', lqkey, 0, -1)) do
     if redis.call('HEXISTS', lkey, 'd' .. (i - 1)) == 1 then
       done = done + 1
       local tier, fp = string.match(tagged, '^(%w)|(%x+)|')
-      if tier == 'r' then redis.call('SREM', prefix .. 'rq', fp) end
+      if tier == 'r' then redis.call('SREM', recrawl_pending_key(prefix), fp) end
     else
       rest[#rest + 1] = tagged
     end

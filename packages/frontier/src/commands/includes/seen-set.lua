@@ -1,3 +1,4 @@
+--- @include "includes/keys"
 -- The shard's seen set: a scalable Bloom filter (Almeida et al. 2007) or, in exact mode, a Redis
 -- set. A Bloom false positive skips a new URL; it never lets one in twice.
 --
@@ -44,7 +45,7 @@ end
 -- Loads the layers (once per call): keys, geometry, and the newest layer's count.
 local function seen_load(s)
   if s.keys then return end
-  s.meta = s.key .. ':meta'
+  s.meta = seen_meta_key(s.key)
   local h, raw = {}, redis.call('HGETALL', s.meta)
   for i = 1, #raw, 2 do h[raw[i]] = raw[i + 1] end
   s.keys, s.ms, s.ks, s.cs = { s.key }, { s.m0 }, { s.k0 }, { s.c0 }
@@ -55,7 +56,7 @@ local function seen_load(s)
   end
   s.cs[1] = tonumber(h.c0) or s.c0
   for i = 1, s.layers - 1 do
-    s.keys[i + 1] = s.key .. ':' .. i
+    s.keys[i + 1] = seen_layer_key(s.key, i)
     s.ms[i + 1], s.ks[i + 1], s.cs[i + 1] = tonumber(h['m' .. i]), tonumber(h['k' .. i]), tonumber(h['c' .. i])
   end
   s.n = tonumber(h['n' .. (s.layers - 1)]) or 0
@@ -75,7 +76,7 @@ local function seen_grow(s)
   redis.call('HSET', s.meta, 'n' .. (i - 1), s.n, 'layers', i + 1,
     'm' .. i, m, 'k' .. i, k, 'c' .. i, c, 'n' .. i, 0)
   s.layers = i + 1
-  s.keys[i + 1], s.ms[i + 1], s.ks[i + 1], s.cs[i + 1] = s.key .. ':' .. i, m, k, c
+  s.keys[i + 1], s.ms[i + 1], s.ks[i + 1], s.cs[i + 1] = seen_layer_key(s.key, i), m, k, c
   s.n = 0
 end
 
@@ -142,9 +143,9 @@ end
 
 -- A maybe-seen url_fp the coordinator confirmed new (`<seen>:new`): taken out, counts as new.
 local function seen_confirmed_new(s, fp)
-  if s.pending == nil then s.pending = redis.call('SCARD', s.key .. ':new') end
+  if s.pending == nil then s.pending = redis.call('SCARD', seen_confirmed_key(s.key)) end
   if s.pending == 0 then return false end
-  if redis.call('SREM', s.key .. ':new', fp) == 1 then
+  if redis.call('SREM', seen_confirmed_key(s.key), fp) == 1 then
     s.pending = s.pending - 1
     return true
   end
@@ -183,7 +184,7 @@ local function seen_add(s, fp, host, tier, entry)
   if seen_confirmed_new(s, fp) then return true end
   if not s.notes then
     s.notes, s.dropped = {}, 0
-    s.room = math.max(0, s.confirm - redis.call('LLEN', s.key .. ':maybe'))
+    s.room = math.max(0, s.confirm - redis.call('LLEN', seen_candidates_key(s.key)))
   end
   if #s.notes < s.room then
     s.notes[#s.notes + 1] = tier .. '|' .. host .. '|' .. entry
@@ -210,16 +211,16 @@ local function seen_close(s)
   if not s.notes then return end
   local n = #s.notes
   for i = 1, n, 1000 do
-    redis.call('RPUSH', s.key .. ':maybe', unpack(s.notes, i, math.min(i + 999, n)))
+    redis.call('RPUSH', seen_candidates_key(s.key), unpack(s.notes, i, math.min(i + 999, n)))
   end
-  if n > 0 then redis.call('HINCRBY', s.key .. ':meta', 'noted', n) end
-  if s.dropped > 0 then redis.call('HINCRBY', s.key .. ':meta', 'dropped', s.dropped) end
+  if n > 0 then redis.call('HINCRBY', seen_meta_key(s.key), 'noted', n) end
+  if s.dropped > 0 then redis.call('HINCRBY', seen_meta_key(s.key), 'dropped', s.dropped) end
 end
 
 -- Bytes of every layer of a shard's Bloom filter.
 local function seen_layer_bytes(key)
   local n = redis.call('STRLEN', key)
-  local layers = tonumber(redis.call('HGET', key .. ':meta', 'layers') or '1')
-  for i = 1, layers - 1 do n = n + redis.call('STRLEN', key .. ':' .. i) end
+  local layers = tonumber(redis.call('HGET', seen_meta_key(key), 'layers') or '1')
+  for i = 1, layers - 1 do n = n + redis.call('STRLEN', seen_layer_key(key, i)) end
   return n
 end

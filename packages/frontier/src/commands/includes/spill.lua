@@ -1,3 +1,4 @@
+--- @include "includes/keys"
 -- A host's bounded head (FRONTIER_HEAD_MAX): each tier list holds at most `head` entries; the
 -- rest of the tier spills, in order, to the shard's overflow list `<prefix>ov` (entries
 -- `seq|tier|host|entry`, seq from the stats field `spill_seq`), which the coordinator's spiller
@@ -19,7 +20,7 @@ local function spill_entries(prefix, stats_key, hkey, host, tier, entries, from)
     out[#out + 1] = (last - n + (i - from + 1)) .. '|' .. tier .. '|' .. host .. '|' .. entries[i]
   end
   for i = 1, #out, 1000 do
-    redis.call('RPUSH', prefix .. 'ov', unpack(out, i, math.min(i + 999, #out)))
+    redis.call('RPUSH', overflow_key(prefix), unpack(out, i, math.min(i + 999, #out)))
   end
   redis.call('HINCRBY', hkey, 's' .. tier, n)
   redis.call('HINCRBY', hkey, 'sp', n)
@@ -31,7 +32,7 @@ end
 local function head_room(prefix, hkey, host, tier, head)
   if head <= 0 then return math.huge end
   if tonumber(redis.call('HGET', hkey, 's' .. tier) or '0') > 0 then return 0 end
-  return math.max(0, head - redis.call('LLEN', prefix .. 'q' .. tier .. ':' .. host))
+  return math.max(0, head - redis.call('LLEN', queue_key(prefix, tier, host)))
 end
 
 -- True when the host has spilled URLs the refiller should bring back now: a spilled tier's head
@@ -41,7 +42,7 @@ local function needs_refill(prefix, hkey, host, low)
   if redis.call('HGET', hkey, 'parked') == '1' then return true end
   for _, tier in ipairs({ '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'r' }) do
     if tonumber(redis.call('HGET', hkey, 's' .. tier) or '0') > 0
-      and redis.call('LLEN', prefix .. 'q' .. tier .. ':' .. host) < low then
+      and redis.call('LLEN', queue_key(prefix, tier, host)) < low then
       return true
     end
   end
@@ -51,6 +52,6 @@ end
 -- Puts the host in the refill set when it needs a refill (low = 0: spilling is off).
 local function request_refill(prefix, hkey, host, low)
   if low > 0 and needs_refill(prefix, hkey, host, low) then
-    redis.call('SADD', prefix .. 'rf', host)
+    redis.call('SADD', refill_hosts_key(prefix), host)
   end
 end

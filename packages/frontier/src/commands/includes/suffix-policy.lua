@@ -1,3 +1,4 @@
+--- @include "includes/keys"
 -- Domain-suffix policies: an operator's policy for `*.example.com` covers example.com and every
 -- host under it. The coordinator copies each pattern into every shard's `sp` hash
 -- (suffix -> 'gap_ms|blocked|daily_budget|allowlisted|max_conn', '' where the pattern leaves a field to
@@ -6,7 +7,7 @@
 local SUFFIX_FIELDS = { 'gap_ms', 'blocked', 'daily_budget', 'allowlisted', 'max_conn' }
 
 local function apply_suffix_policy(prefix, hkey, host)
-  local sp_key = prefix .. 'sp'
+  local sp_key = suffix_policies_key(prefix)
   if redis.call('EXISTS', sp_key) == 0 then return end
   local set = {}
   local name = host
