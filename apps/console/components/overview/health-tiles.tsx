@@ -25,6 +25,16 @@ function agentsDetail(stats: CrawlStats): string {
   return dead > 0 ? `heartbeat < 15 s; ${deadText}` : 'heartbeat < 15 s';
 }
 
+/** The rules that kept the most URLs out, e.g. "template_exhausted 1,204 · soft_404 31". */
+function keptOutDetail(quality: CrawlStats['quality']): string {
+  const top = Object.entries(quality)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2);
+  if (top.length === 0) return 'by trap and quality rules';
+  return top.map(([rule, n]) => `${rule} ${formatCount(n)}`).join(' · ');
+}
+
 /** The crawl at a glance: the current value of every health figure. */
 export function HealthTiles(props: { stats: CrawlStats; bytesPerS: number | null }): ReactNode {
   const { stats, bytesPerS } = props;
@@ -81,6 +91,11 @@ export function HealthTiles(props: { stats: CrawlStats; bytesPerS: number | null
         label="Seeds"
         value={formatCount(stats.seeds.total)}
         detail={`${formatCount(frontier.seenUrls)} URLs seen`}
+      />
+      <Tile
+        label="Kept out"
+        value={formatCount(Object.values(stats.quality).reduce((a, b) => a + b, 0))}
+        detail={keptOutDetail(stats.quality)}
       />
       <Tile
         label="Past due"
