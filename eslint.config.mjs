@@ -6,30 +6,39 @@ import tseslint from 'typescript-eslint';
 const TEST_FILES = ['**/*.test.ts', '**/test/**', '**/testing/**', '**/bench-*.ts'];
 const TESTING_HELPERS = [
   {
-    group: ['@crawler/testing', '@crawler/testing/*', '@crawler/synthetic-web/testing'],
+    group: [
+      '@crawler/testing',
+      '@crawler/testing/*',
+      '@crawler/synthetic-web/testing',
+      '@crawler/synthetic-web/testing/*',
+      // The same helpers reached by a relative path.
+      '**/packages/testing/**',
+      '**/synthetic-web/src/testing/**',
+    ],
     message: 'production code never imports test helpers',
   },
 ];
-// The domain package is pure: no network, disk, database or process I/O.
-const IO_MODULES = ['fs', 'net', 'http', 'https', 'child_process', 'dns', 'dgram', 'tls'].map(
-  (name) => ({ name, message: 'the domain package does no I/O' }),
-);
+// The domain package is pure: no network, disk, database or process I/O. Node's I/O modules
+// under every name they answer to: `fs`, `fs/promises`, `node:fs`, `node:fs/promises`.
+const NODE_IO = [
+  'fs',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'child_process',
+  'dns',
+  'dgram',
+  'tls',
+  'worker_threads',
+  'cluster',
+  'readline',
+];
+const IO_MODULES = NODE_IO.map((name) => ({ name, message: 'the domain package does no I/O' }));
 const IO_PATTERNS = [
   {
     group: [
-      'node:fs',
-      'node:fs/*',
-      'node:net',
-      'node:http',
-      'node:https',
-      'node:http2',
-      'node:child_process',
-      'node:dns',
-      'node:dns/*',
-      'node:dgram',
-      'node:tls',
-      'node:worker_threads',
-      'node:cluster',
+      ...NODE_IO.flatMap((name) => [`${name}/*`, `node:${name}`, `node:${name}/*`]),
       'ioredis',
       'chdb',
       '@clickhouse/*',
@@ -44,13 +53,22 @@ const IO_PATTERNS = [
       '@crawler/adapters',
       '@crawler/adapters/*',
       '@crawler/analytics',
+      '@crawler/analytics/*',
       '@crawler/frontier',
       '@crawler/frontier/*',
       '@crawler/crawl-core',
+      '@crawler/crawl-core/*',
     ],
     message:
       'the domain package does no I/O: adapters live in packages/adapters or packages/analytics',
   },
+];
+// Production entry points outside apps/ and packages/: `npm run consume` (built by
+// scripts/build.mjs) and `npm run capacity`.
+const PRODUCTION_SCRIPTS = [
+  'scripts/consume.ts',
+  'scripts/capacity.ts',
+  'scripts/capacity/**/*.ts',
 ];
 
 export default tseslint.config(
@@ -97,16 +115,18 @@ export default tseslint.config(
     },
   },
   {
+    // The domain package: no I/O, and (outside its tests) no test helpers either.
     files: ['packages/domain/src/**/*.ts'],
     ignores: TEST_FILES,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: IO_MODULES, patterns: [...boundaries(), ...IO_PATTERNS] },
+        { paths: IO_MODULES, patterns: [...boundaries(), ...IO_PATTERNS, ...TESTING_HELPERS] },
       ],
     },
   },
   {
+    // Every other production file: no test helpers. (The domain block above lists its own.)
     files: [
       'packages/*/src/**/*.ts',
       'apps/*/src/**/*.ts',
@@ -118,6 +138,14 @@ export default tseslint.config(
         'error',
         { patterns: [...boundaries(), ...TESTING_HELPERS] },
       ],
+    },
+  },
+  {
+    // Production entry points under scripts/ (`npm run consume`, `npm run capacity`).
+    files: PRODUCTION_SCRIPTS,
+    ignores: TEST_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: TESTING_HELPERS }],
     },
   },
 );

@@ -1,11 +1,13 @@
 // The command line of `npm run capacity`: the load to plan for, and the assumptions no bench
 // measures (each with its default and why), validated by one strict zod schema.
 import { parseArgs } from 'node:util';
+import { CrawlerError } from '@crawler/domain/errors';
 import { z } from 'zod';
 
 /** Raised for a bad command line; the message is the usage. */
-export class CapacityUsageError extends Error {
+export class CapacityUsageError extends CrawlerError {
   readonly code = 'CAPACITY_USAGE';
+  readonly retry = 'give_up';
   constructor(message: string) {
     super(message);
     this.name = 'CapacityUsageError';

@@ -1,14 +1,16 @@
 // The measured per-unit costs `npm run capacity` works from, read from docs/BENCHMARKS.md (the
 // JSON block under "Per-unit costs (read by `npm run capacity`)"), never copied into code: a new
 // bench run changes the capacity figures by an edit of that block alone.
+import { CrawlerError } from '@crawler/domain/errors';
 import { z } from 'zod';
 
 /** The heading the block sits under; the first ```json fence after it is the block. */
 export const UNIT_COSTS_HEADING = '## Per-unit costs (read by `npm run capacity`)';
 
 /** Raised when the block is missing or does not match {@link UnitCostsSchema}. */
-export class UnitCostsError extends Error {
+export class UnitCostsError extends CrawlerError {
   readonly code = 'UNIT_COSTS_INVALID';
+  readonly retry = 'give_up';
   constructor(message: string) {
     super(message);
     this.name = 'UnitCostsError';

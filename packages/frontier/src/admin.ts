@@ -1,3 +1,4 @@
+import { ConfigError } from '@crawler/domain/config';
 import { z } from 'zod';
 import { allShards, type FrontierResources } from './resources';
 import { seenFalsePositiveRate } from './seen-layers';
@@ -25,9 +26,9 @@ export class FrontierAdmin {
     await this.r.redis.setnx(key, layout);
     const stored = await this.r.redis.get(key);
     if (stored !== layout) {
-      throw new Error(
+      throw new ConfigError([
         `frontier layout mismatch under prefix "${keys.prefix}": stored ${stored ?? '?'}, configured ${layout}. FRONTIER_SHARDS and the seen-set settings are fixed per installation.`,
-      );
+      ]);
     }
   }
 

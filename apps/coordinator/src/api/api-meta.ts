@@ -20,7 +20,8 @@ export interface OpenApiMeta {
   maxBodyBytes?: number;
   /**
    * Errors of this operation besides those its shape implies (400 for input, 401 and 403 for
-   * credentials, roles and CSRF, 413 for a body): 404, 409, 429, 503.
+   * credentials, roles and CSRF, 413 for a body, 503 for a store that is down on any operation
+   * that reaches one): 404, 409, 429, and a 503 of its own (a Redis cluster node).
    */
   errors?: readonly AppErrorCode[];
   /**

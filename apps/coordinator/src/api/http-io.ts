@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ZodError } from 'zod';
-import { AppError, asAppError } from './app-error';
+import { APP_ERRORS, AppError, asAppError, type AppErrorCode } from './app-error';
 import type { Services } from './services';
 
 /** The largest JSON body the crawl routes read (a seed list of 10,000 URLs fits). */
@@ -47,17 +47,11 @@ export function sendError(
       path: i.path.join('.') || '(body)',
       message: i.message,
     }));
-    send(
+    sendCode(
       res,
-      400,
-      {
-        error: {
-          code: 'BAD_REQUEST',
-          message: fields.map((f) => `${f.path}: ${f.message}`).join('; '),
-          fields,
-        },
-      },
-      headers,
+      'BAD_REQUEST',
+      { message: fields.map((f) => `${f.path}: ${f.message}`).join('; '), fields },
+      { headers },
     );
     return;
   }
@@ -66,21 +60,24 @@ export function sendError(
     if (app.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';
     if (app.code === 'UNAUTHENTICATED') headers['www-authenticate'] = 'Bearer realm="crawler"';
     if (app.retryAfterS !== undefined) headers['retry-after'] = String(app.retryAfterS);
-    send(
-      res,
-      app.httpStatus,
-      { error: { code: app.code, message: app.message, details: app.details } },
-      headers,
-    );
+    sendCode(res, app.code, { message: app.message, details: app.details }, { headers });
   } else {
     s.log.error({ err }, 'request failed');
-    send(
-      res,
-      500,
-      { error: { code: 'INTERNAL', message: 'internal error; see the coordinator log' } },
-      headers,
-    );
+    sendCode(res, 'INTERNAL', { message: 'internal error; see the coordinator log' }, { headers });
   }
+}
+
+/**
+ * An error answer, `{ error: { code, message, fields?, details? }, …beside }`, with the status
+ * the one table (APP_ERRORS) gives its code.
+ */
+export function sendCode(
+  res: ServerResponse,
+  code: AppErrorCode,
+  error: { message: string; fields?: unknown; details?: unknown },
+  opts: { beside?: object; headers?: Record<string, string> } = {},
+): void {
+  send(res, APP_ERRORS[code].http, { error: { code, ...error }, ...opts.beside }, opts.headers);
 }
 
 export function send(

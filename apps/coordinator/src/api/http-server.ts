@@ -3,7 +3,7 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { authenticate } from '../auth/authenticate';
 import type { Caller, RequestInfo } from '../auth/caller';
 import { AppError } from './app-error';
-import { send, sendError } from './http-io';
+import { send, sendCode, sendError } from './http-io';
 import { requestInfo } from './request-info';
 import { handleRest } from './rest';
 import { restRoutes } from './rest-routes';
@@ -50,9 +50,7 @@ export function createApiServer(services: Services, observe?: ApiObserver): Serv
     handleRest(services, restRoutes, req, res, path, request)
       .then((handled) => {
         if (!handled)
-          send(res, 404, {
-            error: { code: 'NOT_FOUND', message: `no route ${req.method ?? ''} ${path}` },
-          });
+          sendCode(res, 'NOT_FOUND', { message: `no route ${req.method ?? ''} ${path}` });
       })
       .catch((err: unknown) => sendError(services, req, res, err));
   });

@@ -6,7 +6,7 @@ import type { Caller, RequestInfo } from '../auth/caller';
 import { assertNotCrossSite, isSafeMethod } from '../auth/csrf';
 import { requireRole } from '../auth/roles';
 import { AppError, appCodeOfTrpc } from './app-error';
-import { readJson, send, sendError } from './http-io';
+import { readJson, send, sendCode, sendError } from './http-io';
 import type { Route } from './procedure-routes';
 import type { Services } from './services';
 import type { Context } from './trpc';
@@ -52,8 +52,7 @@ export async function handleRest(
     const out = await r.call(ctx, inputOf(r, params, query, body));
     // An answer that applied part of the input (seeds) is a 400 naming what was refused.
     const partial = r.meta.partial?.(out as never);
-    if (partial)
-      send(res, 400, { error: { code: 'BAD_REQUEST', message: partial }, ...(out as object) });
+    if (partial) sendCode(res, 'BAD_REQUEST', { message: partial }, { beside: out as object });
     else send(res, 200, out);
   } catch (err) {
     sendError(s, req, res, r ? restError(err, r) : err);

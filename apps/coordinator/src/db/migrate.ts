@@ -1,5 +1,6 @@
 import { redactUrl } from '@crawler/adapters/log';
-import { ServerUnavailableError } from '@crawler/domain/errors';
+import { ConfigError } from '@crawler/domain/config';
+import { CodedError, ServerUnavailableError } from '@crawler/domain/errors';
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -14,6 +15,22 @@ export class PostgresUnavailableError extends ServerUnavailableError {
   readonly code = 'POSTGRES_UNAVAILABLE';
   constructor(url: string, cause: unknown) {
     super('Postgres', redactUrl(url), cause, START_POSTGRES);
+  }
+}
+
+/** Stable codes of {@link MigrationError}. */
+export type MigrationErrorCode =
+  /** An applied migration's file changed since (migrations are never edited). */
+  | 'MIGRATION_EDITED'
+  /** A migration's SQL failed; it was rolled back (the error is the `cause`). */
+  | 'MIGRATION_FAILED';
+
+/** A migration run that stopped: running it again fails the same way until someone fixes it. */
+export class MigrationError extends CodedError<MigrationErrorCode> {
+  override readonly name = 'MigrationError';
+
+  constructor(code: MigrationErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, {}, options);
   }
 }
 
@@ -57,7 +74,10 @@ export async function migrate(databaseUrl: string): Promise<AppliedMigration[]> 
       const known = done.get(name);
       if (known !== undefined) {
         if (known !== checksum)
-          throw new Error(`migration ${name} was edited after it was applied (checksum differs)`);
+          throw new MigrationError(
+            'MIGRATION_EDITED',
+            `migration ${name} was edited after it was applied (checksum differs)`,
+          );
         result.push({ name, applied: false });
         continue;
       }
@@ -71,8 +91,10 @@ export async function migrate(databaseUrl: string): Promise<AppliedMigration[]> 
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
-        throw new Error(
+        throw new MigrationError(
+          'MIGRATION_FAILED',
           `migration ${name} failed and was rolled back: ${err instanceof Error ? err.message : String(err)}`,
+          { cause: err },
         );
       }
       result.push({ name, applied: true });
@@ -96,7 +118,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const u = new URL(databaseUrl);
   const name = decodeURIComponent(u.pathname.slice(1));
   if (!/^[A-Za-z0-9_]+$/.test(name))
-    throw new Error(`DATABASE_URL names an unsupported database: ${name}`);
+    throw new ConfigError([
+      `DATABASE_URL names an unsupported database: ${name} (letters, digits and _ only)`,
+    ]);
   u.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: u.toString(), connectionTimeoutMillis: 3000 });
   try {

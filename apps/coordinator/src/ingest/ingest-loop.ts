@@ -1,5 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@crawler/adapters/log';
+import { CrawlerError } from '@crawler/domain/errors';
+
+/** An ingest that has not read and stored everything written within the time given. */
+export class IngestBehindError extends CrawlerError {
+  readonly code = 'INGEST_BEHIND';
+  /** Its store (ClickHouse) is slow or down: wait, then ask again. */
+  readonly retry = 'backoff';
+}
 
 /** What an ingest reads: a Redis consumer group over one or more streams. */
 export interface IngestSource<B> {
@@ -53,7 +61,8 @@ export class IngestLoop<B> {
   async settle(timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     while (!(await this.source.caughtUp())) {
-      if (Date.now() > until) throw new Error(`${this.name} not drained after ${timeoutMs} ms`);
+      if (Date.now() > until)
+        throw new IngestBehindError(`${this.name} not drained after ${timeoutMs} ms`);
       await sleep(100);
     }
   }

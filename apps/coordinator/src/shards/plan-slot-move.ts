@@ -65,11 +65,7 @@ export async function planSlotMove(
   shard: number,
 ): Promise<SlotMovePlan> {
   const views = await Promise.all(masters.map((m) => migrator.readNodes(m)));
-  const selves = views.map((v, i) => {
-    const me = v.find((n) => n.id === masters[i]!.id);
-    if (!me) throw new Error(`node ${addressOf(masters[i]!)} does not list itself`);
-    return me;
-  });
+  const selves = views.map((v, i) => migrator.selfIn(v, masters[i]!));
   const name = (id: string) => {
     const n = masters.find((m) => m.id === id);
     return n ? addressOf(n) : id;

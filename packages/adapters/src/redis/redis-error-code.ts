@@ -7,3 +7,12 @@ export function redisErrorCode(err: unknown): string | null {
   const message = err instanceof Error ? err.message : '';
   return /^([A-Z][A-Z0-9_]*)(?:\s|$)/.exec(message)?.[1] ?? null;
 }
+
+/**
+ * The code of the reply another node gave, when the node that answers relays it inside its own
+ * `ERR` (MIGRATE: `ERR Target instance replied with error: BUSYKEY …`); null otherwise.
+ */
+export function relayedRedisErrorCode(err: unknown): string | null {
+  const message = err instanceof Error ? err.message : '';
+  return /\breplied with error: ([A-Z][A-Z0-9_]*)\b/.exec(message)?.[1] ?? null;
+}

@@ -6,6 +6,7 @@ import {
   servesSlot,
   slotCount,
   slotOwner,
+  SlotMigrationError,
   SlotMigrator,
 } from './slot-migration';
 
@@ -62,5 +63,36 @@ describe('SlotMigrator', () => {
     expect(err).toBeInstanceOf(RedisNodeUnavailableError);
     expect(err).toMatchObject({ code: 'REDIS_UNAVAILABLE', retry: 'backoff' });
     expect((err as Error).message).toContain(`127.0.0.1:${port}`);
+  });
+});
+
+describe('SlotMigrationError', () => {
+  const coded = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (err) {
+      expect(err).toBeInstanceOf(SlotMigrationError);
+      const e = err as SlotMigrationError;
+      return [e.code, e.retry];
+    }
+    throw new Error('did not throw');
+  };
+
+  it('codes what a slot step cannot read or refuses, each with its retry class', async () => {
+    expect(coded(() => parseClusterNodes('abc 10.0.0.1:6379 master'))).toEqual([
+      'REDIS_CLUSTER_NODES_INVALID',
+      'give_up',
+    ]);
+    const nodes = parseClusterNodes(NODES);
+    const gone = { ...nodes[0]!, id: 'f'.repeat(40) };
+    // A node reset or replaced since the cluster was read: read it again and retry.
+    expect(coded(() => new SlotMigrator().selfIn(nodes, gone))).toEqual([
+      'REDIS_NODE_NOT_LISTED',
+      'retry',
+    ]);
+    expect(new SlotMigrator().selfIn(nodes, nodes[1]!)).toBe(nodes[1]);
+    await expect(
+      new SlotMigrator().beginSlotMigration(1, nodes[0]!, nodes[0]!),
+    ).rejects.toMatchObject({ code: 'REDIS_SLOT_SAME_NODE', retry: 'give_up' });
   });
 });

@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from 'node:tls';
-import { ServerUnavailableError } from '@crawler/domain/errors';
+import { CodedError, ServerUnavailableError } from '@crawler/domain/errors';
 import { Redis } from 'ioredis';
-import { redisErrorCode } from './redis-error-code';
+import { redisErrorCode, relayedRedisErrorCode } from './redis-error-code';
 
 /**
  * Moving one hash slot between masters of a Redis Cluster the standard (pre-8.4, "legacy") way,
@@ -49,6 +49,30 @@ export class RedisNodeUnavailableError extends ServerUnavailableError {
       cause,
       'Check that it runs and that the address CLUSTER NODES announces for it is reachable from here.',
     );
+  }
+}
+
+/** Stable codes of {@link SlotMigrationError}: branch on these, never on the message. */
+export type SlotMigrationErrorCode =
+  /** A `CLUSTER NODES` line this code cannot read (a reply format it does not know). */
+  | 'REDIS_CLUSTER_NODES_INVALID'
+  /**
+   * A node's `CLUSTER NODES` has no line with the id it was known by (it was reset or replaced
+   * since the cluster was read): read the cluster again and retry.
+   */
+  | 'REDIS_NODE_NOT_LISTED'
+  /** A slot asked to move from a node to the same node. */
+  | 'REDIS_SLOT_SAME_NODE';
+
+/**
+ * What a slot step refuses or cannot read (a node that does not answer is a
+ * {@link RedisNodeUnavailableError}).
+ */
+export class SlotMigrationError extends CodedError<SlotMigrationErrorCode> {
+  override readonly name = 'SlotMigrationError';
+
+  constructor(code: SlotMigrationErrorCode, message: string) {
+    super(code, message, { REDIS_NODE_NOT_LISTED: 'retry' });
   }
 }
 
@@ -112,7 +136,11 @@ export function parseClusterNodes(text: string, defaultHost = '127.0.0.1'): Clus
       const [id = '', addr = '', flags = '', , , , , , ...rest] = line.trim().split(' ');
       // ip:port@cport[,hostname]
       const m = /^(.*):(\d+)@\d+(?:,(.*))?$/.exec(addr);
-      if (!m) throw new Error(`unexpected CLUSTER NODES line: ${line}`);
+      if (!m)
+        throw new SlotMigrationError(
+          'REDIS_CLUSTER_NODES_INVALID',
+          `unexpected CLUSTER NODES line: ${line}`,
+        );
       const node: ClusterNode = {
         id,
         host: m[1] || defaultHost,
@@ -166,14 +194,24 @@ export class SlotMigrator {
    * marks, and the slots it believes it serves.
    */
   async self(node: ClusterNode): Promise<ClusterNode> {
-    const me = (await this.readNodes(node)).find((n) => n.id === node.id);
-    if (!me) throw new Error(`node ${node.host}:${node.port} does not list itself`);
+    return this.selfIn(await this.readNodes(node), node);
+  }
+
+  /** `node`'s own line in the `CLUSTER NODES` view it answered with (see {@link self}). */
+  selfIn(view: readonly ClusterNode[], node: ClusterNode): ClusterNode {
+    const me = view.find((n) => n.id === node.id);
+    if (!me)
+      throw new SlotMigrationError(
+        'REDIS_NODE_NOT_LISTED',
+        `node ${node.host}:${node.port} does not list itself`,
+      );
     return me;
   }
 
   /** Step 1–2: the target imports `slot` from the source, the source migrates it to the target. */
   async beginSlotMigration(slot: number, from: ClusterNode, to: ClusterNode): Promise<void> {
-    if (from.id === to.id) throw new Error('source and target are the same node');
+    if (from.id === to.id)
+      throw new SlotMigrationError('REDIS_SLOT_SAME_NODE', 'source and target are the same node');
     await this.withNode(to, (r) => r.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', from.id));
     await this.withNode(from, (r) => r.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', to.id));
   }
@@ -351,13 +389,10 @@ export class SlotMigrator {
 
 /**
  * MIGRATE refused because the key exists on the target. The source wraps the target's reply in
- * its own ERR (`ERR Target instance replied with error: BUSYKEY …`), so the target's code is
- * read after that prefix.
+ * its own ERR (`ERR Target instance replied with error: BUSYKEY …`): the relayed code counts.
  */
 function isBusyKey(err: unknown): boolean {
-  if (redisErrorCode(err) === 'BUSYKEY') return true;
-  const message = err instanceof Error ? err.message : '';
-  return /replied with error: BUSYKEY\b/.test(message);
+  return redisErrorCode(err) === 'BUSYKEY' || relayedRedisErrorCode(err) === 'BUSYKEY';
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,6 +1,7 @@
 import type { Frontier, HostLease } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
+import { CrawlerError } from '@crawler/domain/errors';
 import { Cluster } from 'ioredis';
 
 /** What has to be in Redis before a URL is recorded as done: its telemetry row and its page. */
@@ -39,6 +40,13 @@ interface Held {
 const DEADLINE_MARGIN_MS = 1000;
 /** Pause between two renewals that try to confirm a lease after a reconnection (ms). */
 const CONFIRM_RETRY_MS = 100;
+
+/** Progress marks wait for the outputs they depend on, which were not written in time. */
+export class OutputsPendingError extends CrawlerError {
+  readonly code = 'LEASE_OUTPUTS_PENDING';
+  /** The marks are written again a second later. */
+  readonly retry = 'retry';
+}
 
 /**
  * Keeps the agent's open leases alive and records their progress, so that an agent that dies
@@ -234,7 +242,8 @@ export class LeaseKeeper {
     if (marks.length === 0) return this.writingMarks;
     this.writingMarks = this.writingMarks.then(async () => {
       try {
-        if (!(await this.outputsSettledWithin(5000))) throw new Error('outputs not yet written');
+        if (!(await this.outputsSettledWithin(5000)))
+          throw new OutputsPendingError('outputs not yet written');
         // Marks of leases ended here are written too: a lease this agent could not end stays
         // current until reclaimed, and its marks keep those URLs done (the frontier ignores
         // marks of leases no longer current).

@@ -75,6 +75,16 @@ const MEANING: Record<AppErrorCode, string> = {
   INTERNAL: 'an unexpected error (the coordinator logs it)',
 };
 
+/**
+ * Whether an operation reaches a store (Postgres, Redis, ClickHouse, the object store), so that
+ * `asAppError` can answer it 503 UNAVAILABLE when one is down: every authenticated one
+ * (authentication reads Postgres on each call), and every public change (login and logout
+ * write sessions). Only a public read (this document) reaches none; a test checks that.
+ */
+export function reachesStore(r: Route): boolean {
+  return r.access !== 'public' || r.method !== 'GET';
+}
+
 /** The API codes an operation can answer with: from its shape (input, role, body) and meta. */
 export function errorCodesOf(r: Route): AppErrorCode[] {
   const codes = new Set<AppErrorCode>();
@@ -83,6 +93,7 @@ export function errorCodesOf(r: Route): AppErrorCode[] {
   if (r.access === 'operator' || r.access === 'admin') codes.add('FORBIDDEN');
   if (r.method !== 'GET') codes.add('CSRF_REJECTED');
   if (r.maxBodyBytes !== false) codes.add('BAD_REQUEST').add('PAYLOAD_TOO_LARGE');
+  if (reachesStore(r)) codes.add('UNAVAILABLE');
   for (const code of r.meta.errors ?? []) codes.add(code);
   return [...codes];
 }

@@ -88,6 +88,7 @@ export const shardsRouter = router({
         'GET',
         '/v1/shards/nodes',
         'The Redis Cluster masters a shard can move to, with the shards each serves',
+        { errors: ['UNAVAILABLE'] },
       ),
     )
     .output(redisNodesOutput)
