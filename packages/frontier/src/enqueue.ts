@@ -83,7 +83,8 @@ export class FrontierEnqueue {
       if (!g) hosts.set(u.host, (g = { args: [], seed: null, sites: new Set() }));
       const tier = tierOf(u);
       g.args.push(u.urlFp, u.host, tier, encodeEntry(u));
-      if (u.source === 'seed' || (opts.seeds === true && u.source !== 'recrawl')) g.seed = Math.min(g.seed ?? Infinity, Number(tier));
+      if (u.source === 'seed' || (opts.seeds === true && u.source !== 'recrawl'))
+        g.seed = Math.min(g.seed ?? Infinity, Number(tier));
       else if ((u.source ?? 'link') === 'link' && u.fromHost) {
         const site = inLinkSiteId(u.fromHost, u.host);
         if (site) g.sites.add(site);
