@@ -23,13 +23,15 @@ mkdirSync('test-results', { recursive: true });
 
 /**
  * Tests that judge timing across many processes (politeness gaps of a crawl through kills, a
- * drain within a bound while a slot migrates) run after the rest, one file at a time, so that
- * the other files' load does not decide them: the same assertions, on a machine that is not
- * running 2 other test files at once.
+ * drain within a bound while a slot migrates, a browser following a slot migration through the
+ * console within its 30 s) run after the rest, one file at a time, so that the other files' load
+ * does not decide them: the same assertions, on a machine that is not running 2 other test files
+ * at once.
  */
 const SOLO = [
   'scripts/bench/chaos/chaos.integration.test.ts',
   'packages/frontier/src/shard-move.integration.test.ts',
+  'test/console/shard-move.e2e.test.ts',
 ];
 const args = process.argv.slice(2);
 

@@ -73,9 +73,9 @@ describe('crawler CLI', () => {
     expect(JSON.parse(stats.out)).toHaveProperty('frontier');
   });
 
-  it('fails with the API message and a non-zero code when the role is too low', async () => {
+  it('fails with the API code and message and a non-zero exit when the role is too low', async () => {
     const res = await crawler(['hosts', 'set', 'cli.example', '--block'], 'viewer');
     expect(res.code).not.toBe(0);
-    expect(res.err).toMatch(/operator/);
+    expect(res.err).toMatch(/^error \[FORBIDDEN\]: .*operator/m);
   });
 });

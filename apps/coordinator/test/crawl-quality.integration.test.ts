@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '@crawler/frontier';
+import { pagesStreamKey } from '@crawler/domain/messages';
 import { startCrawlStack, type CrawlStack } from './crawl-stack';
 import { httpCall } from './http-call';
 
@@ -212,6 +213,17 @@ describe('crawl-quality rules on a live crawl', () => {
       if (reason !== 'soft_404') await sleep(200);
     }
     expect(reason).toBe('soft_404');
+    // Not fed: the parsed-page feed holds the host's real pages, not the soft 404.
+    const fed: string[] = [];
+    for (let p = 0; p < stack.env.config.FEED_PARTITIONS; p++)
+      for (const [, fields] of await stack.redis.xrange(
+        pagesStreamKey(stack.env.config.REDIS_PREFIX, p),
+        '-',
+        '+',
+      ))
+        fed.push((JSON.parse(fields[1]!) as { url: string }).url);
+    expect(fed.some((u) => u.endsWith('/doc/a.html'))).toBe(true);
+    expect(fed.filter((u) => u.includes('/gone/'))).toEqual([]);
   });
 
   it('never steps a pager past its cap nor requests a facet explosion, and counts every rule in the stats', async () => {

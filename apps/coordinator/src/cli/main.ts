@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '@crawler/domain/config';
+import { CrawlerError } from '@crawler/domain/errors';
 import { createLogger } from '@crawler/adapters/log';
 import { formatRefusals, oneShotCrawl } from './one-shot-crawl';
 import { apiCall } from './api-call';
@@ -251,6 +252,9 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UsageError || err instanceof ConfigError)
       console.error(`error: ${err.message}\n(run \`crawler help\`)`);
+    // A coded error (CrawlerError: the API's code for a refused call) names its code, so scripts
+    // can branch on it rather than on the message.
+    else if (err instanceof CrawlerError) console.error(`error [${err.code}]: ${err.message}`);
     else console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(err instanceof UsageError ? 2 : 1);
   },
