@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { HostQualityTracker } from './quality/host-quality-tracker';
 import { qualityLimitsFrom } from '@crawler/domain/quality';
 import { sleepUnlessStopped } from './lease/host-pacer';
@@ -202,6 +203,8 @@ export class CrawlAgent {
     await blockRules.start(BLOCK_RULES_REFRESH_MS);
     const stopper = new AbortController();
     const cutter = new AbortController();
+    // Every page request in flight listens for the cut (hundreds at once): not a leak.
+    setMaxListeners(0, cutter.signal);
     const leases = new LeaseKeeper(frontier, [telemetry, pages], {
       requestMs: config.FETCH_TOTAL_TIMEOUT_MS,
       renewEveryMs: renewEveryMs(config),
