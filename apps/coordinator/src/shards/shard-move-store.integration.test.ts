@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
-import { uniquePrefix } from '@crawler/testing';
+import type { RedisClient } from '@crawler/adapters/redis';
+import { redisTestBed } from '@crawler/testing';
 import type { ShardMoveRecord } from './move-shard.types';
 import { ShardMoveStore } from './shard-move-store';
 
 // The move-lock scripts against a real Redis: their answers (ShardMoveLockReply) as the store
 // reads them. A prefix of its own.
+const bed = redisTestBed('shard-move-store');
+const prefix = bed.prefix;
 let redis: RedisClient;
-const prefix = uniquePrefix('shard-move-store');
 
 beforeAll(async () => {
-  redis = await connectRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  redis = await bed.open();
 });
-afterAll(async () => {
-  await deleteKeysWithPrefix(redis, prefix);
-  redis.disconnect();
-});
+afterAll(() => bed.close());
 
 const move = (slot: number): ShardMoveRecord => ({
   shard: 3,
