@@ -111,7 +111,7 @@ beforeAll(async () => {
   };
   stack = await startCrawlStack({ dnsMap: { ...web.dnsMap, ...fleet.dnsMap } }, overrides, []);
   const hostile = new Set(web.hosts.filter((h) => h.kind !== 'normal').map((h) => h.host));
-  await seed(web.seeds.filter((s) => hostile.has(new URL(s).hostname)).concat(fleet.bombSeeds));
+  await seed(web.seeds.filter((s) => hostile.has(new URL(s).hostname)));
 
   const metricsPort = await freePort();
   const started = Date.now();
@@ -143,8 +143,19 @@ beforeAll(async () => {
   );
   const pid = agent.pid!;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatus(pid, 'VmRSS'))), 100);
+  /** Waits until the frontier is idle (or the agent exits, or `ms` pass). */
+  const idle = async (ms: number): Promise<void> => {
+    const until = Date.now() + ms;
+    while (Date.now() < until && agent.exitCode === null) {
+      await sleep(500);
+      if (await stack.coordinator.services.frontier.isIdle()) return;
+    }
+  };
   try {
-    // The bombs first (with the hostile web), then the 2,000 robots.txt: each is its own storm.
+    // The hostile web first, then the bombs, then the 2,000 robots.txt: each is its own storm, so
+    // the trickle's timing is the speed floor's, not a wait for body budget behind 50 bombs.
+    await idle(60_000);
+    await seed(fleet.bombSeeds);
     const bombsBy = Date.now() + 60_000;
     while (Date.now() < bombsBy && agent.exitCode === null) {
       await sleep(250);
@@ -152,11 +163,7 @@ beforeAll(async () => {
       if (s.bombs >= 50 && s.bombsOpen === 0) break;
     }
     await seed(fleet.robotsSeeds);
-    const until = Date.now() + 150_000;
-    while (Date.now() < until && agent.exitCode === null) {
-      await sleep(500);
-      if (await stack.coordinator.services.frontier.isIdle()) break;
-    }
+    await idle(150_000);
     crawlMs = Date.now() - started;
     hwm = procStatus(pid, 'VmHWM');
     metricsText = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
@@ -172,7 +179,7 @@ beforeAll(async () => {
   rows = await stack.coordinator.services.analytics.queryJson<Row>(
     'SELECT host, url, status, error_code, fetch_ms, toString(bytes) AS bytes FROM fetches FINAL',
   );
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   if (agent && agent.exitCode === null) agent.kill('SIGKILL');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,7 +20,18 @@ interface Hit {
   inflightAtStart: number;
 }
 const hits: Hit[] = [];
+// A second host whose second URL fails once (503) while later URLs finish on other connections.
+const FAILING_HOST = 'fail.conn.test';
+const failingHits = new Map<string, number>();
 let server: Server;
+
+/** A page of words of its own (the quality rules would close a family of near-identical pages). */
+function distinctPage(path: string): string {
+  const words = Array.from({ length: 60 }, (_, i) =>
+    createHash('sha256').update(`${path}/${i}`).digest('hex').slice(0, 8),
+  );
+  return `<title>${path}</title><p>${words.join(' ')}</p>`;
+}
 let stack: CrawlStack;
 
 beforeAll(async () => {
@@ -27,6 +39,18 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/robots.txt') {
       res.writeHead(404).end();
+      return;
+    }
+    if (req.headers.host?.startsWith(FAILING_HOST)) {
+      const path = req.url ?? '';
+      const n = (failingHits.get(path) ?? 0) + 1;
+      failingHits.set(path, n);
+      const fail = path === '/q1' && n === 1;
+      setTimeout(
+        () =>
+          res.writeHead(fail ? 503 : 200, { 'content-type': 'text/html' }).end(distinctPage(path)),
+        path === '/q0' ? 300 : fail ? 100 : 80,
+      );
       return;
     }
     inflight++;
@@ -37,8 +61,18 @@ beforeAll(async () => {
     }, 80);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const web = { dnsMap: { [HOST]: '127.0.0.1' } } as unknown as SyntheticWeb;
-  stack = await startCrawlStack(web, { CRAWLER_DEFAULT_GAP_MS: '20' }, ['agent-conn']);
+  const web = {
+    dnsMap: { [HOST]: '127.0.0.1', [FAILING_HOST]: '127.0.0.1' },
+  } as unknown as SyntheticWeb;
+  stack = await startCrawlStack(
+    web,
+    {
+      CRAWLER_DEFAULT_GAP_MS: '20',
+      FRONTIER_BACKOFF_BASE_MS: '200',
+      FRONTIER_BACKOFF_MAX_MS: '500',
+    },
+    ['agent-conn'],
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -76,5 +110,34 @@ describe('max_connections', () => {
     const starts = hits.map((h) => h.startMs).sort((a, b) => a - b);
     for (let i = 1; i < starts.length; i++)
       expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(GAP_MS - 1);
+  });
+  it('fails a lease at a failed URL without fetching again the URLs finished on other connections', async () => {
+    const { coordinator } = stack;
+    const port = (server.address() as AddressInfo).port;
+    const headers = { 'content-type': 'application/json', ...stack.env.auth };
+    const put = await fetch(`${coordinator.url}/v1/hosts/${FAILING_HOST}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ max_connections: LIMIT, rate_limit_rps: 1000 / GAP_MS }),
+    });
+    expect(put.status).toBe(200);
+    const paths = Array.from({ length: 8 }, (_, i) => `/q${i}`);
+    const seeds = await fetch(`${coordinator.url}/v1/seeds`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ urls: paths.map((p) => `http://${FAILING_HOST}:${port}${p}`) }),
+    });
+    expect(seeds.status).toBe(200);
+    stack.agents[0]!.start();
+    const frontier = coordinator.services.frontier;
+    for (let i = 0; i < 300; i++) {
+      await sleep(50);
+      if (paths.every((p) => failingHits.has(p)) && (await frontier.isIdle())) break;
+    }
+    // /q1 failed once and was fetched again; /q2 and /q3, finished on other connections while
+    // /q0 was slow and /q1 failed, kept their progress marks through the failed lease.
+    expect(Object.fromEntries(paths.map((p) => [p, failingHits.get(p)]))).toEqual(
+      Object.fromEntries(paths.map((p) => [p, p === '/q1' ? 2 : 1])),
+    );
   });
 });

@@ -84,6 +84,29 @@ describe('lease progress', () => {
     expect(await f.isIdle()).toBe(true);
   });
 
+  it('a failed or completed lease keeps URLs finished out of order (marked) as done', async () => {
+    const f = make({ leaseMs: 60_000, leaseTtlMs: 60_000, defaultGapMs: 0, backoffBaseMs: 1, backoffMaxMs: 1 });
+    const host = 'out-of-order.test';
+    await f.enqueue(urls(host, 5));
+    const l = only(await f.lease('agent', 1));
+    // URL 0 done; URL 1 fails; URLs 2 and 4 had finished on other connections.
+    await f.recordProgress([0, 2, 4].map((index) => ({ lease: l, index })));
+    const before = await f.stats();
+    expect(await f.fail(l, { index: 1, error: '5xx', retryAfterMs: 0 })).not.toBeNull();
+    const after = await f.stats();
+    expect(after.queuedUrls - before.queuedUrls).toBe(2);
+    const again = only(await leaseWhenReady(f, 1));
+    expect(again.urls.map((u) => u.url)).toEqual([l.urls[1]!.url, l.urls[3]!.url]);
+    expect(again.urls[0]!.attempts).toBe(1);
+    // Completed with no prefix done and its second URL (3) marked: only URL 1 comes back.
+    await f.recordProgress([{ lease: again, index: 1 }]);
+    expect(await f.complete(again, { processed: 0, delayMs: 0, paceMs: 1 })).toBe(true);
+    const last = only(await leaseWhenReady(f, 1));
+    expect(last.urls.map((u) => u.url)).toEqual([l.urls[1]!.url]);
+    expect(await f.complete(last, { processed: 1, delayMs: 0, paceMs: 1 })).toBe(true);
+    expect(await f.isIdle()).toBe(true);
+  });
+
   it('a reclaimed host waits one gap before its next lease', async () => {
     const f = make({ leaseMs: 60_000, leaseTtlMs: 200, defaultGapMs: 2000 });
     const host = 'reclaim-gap.test';

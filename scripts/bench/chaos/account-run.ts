@@ -18,7 +18,7 @@ import {
 } from './account-urls';
 import type { ChaosOptions } from './chaos-options';
 import type { ChaosStack } from './chaos-stack';
-import { explainGaps } from './explain-violations';
+import { explainDuplicates, explainGaps } from './explain-violations';
 import { snapshotFrontier } from './frontier-snapshot';
 import { checkWarcRecords, readFetchRows, type WarcCheck } from './warc-check';
 
@@ -96,7 +96,10 @@ export async function accountRun(
     minGapMs: o.gapMs,
     unsettled: unarchivedRequests(requestLog, rows),
   });
-  for (const v of score.violations.slice(0, 15)) log(`violation ${v.kind} ${v.host}: ${v.detail}`);
+  // Duplicates are listed with their requests by explainDuplicates.
+  for (const v of score.violations.filter((x) => x.kind !== 'duplicate').slice(0, 15))
+    log(`violation ${v.kind} ${v.host}: ${v.detail}`);
   for (const line of explainGaps(requestLog, rows, score.violations, t0Epoch)) log(line);
+  for (const line of explainDuplicates(requestLog, rows, score.violations, t0Epoch, 40)) log(line);
   return { requestLog, urls: account, warc, score, redisUsedMemoryMb };
 }

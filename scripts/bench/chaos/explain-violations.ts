@@ -39,3 +39,36 @@ export function explainGaps(
   }
   return out;
 }
+
+/**
+ * For the first duplicate fetches: every request of the URL (time from the run's start, status,
+ * the agent whose fetch row is nearest, or "no row"), so a reader tells a kill's repeat (first
+ * request by the killed agent, no row or no mark) from a repeat no fault explains.
+ */
+export function explainDuplicates(
+  log: readonly RequestLogEntry[],
+  rows: readonly FetchRowLite[],
+  violations: readonly Violation[],
+  t0Ms: number,
+  max = 10,
+): string[] {
+  const s = (ms: number): string => `${((ms - t0Ms) / 1000).toFixed(3)} s`;
+  return violations
+    .filter((x) => x.kind === 'duplicate')
+    .slice(0, max)
+    .map((v) => {
+      const url = v.detail.split(' ')[0] ?? '';
+      const requests = log
+        .filter((e) => e.url === url)
+        .sort((a, b) => a.startMs - b.startMs)
+        .map((e) => {
+          // A row within 5 s of the request is its own (a kill's repeat comes a lease TTL later).
+          const near = rows.some(
+            (r) => r.url === normalized(url) && Math.abs(r.at_ms - e.startMs) < 5_000,
+          );
+          const by = near ? agentOf(rows, e.url, e.startMs) : 'no row';
+          return `${e.status}${e.aborted ? ' aborted' : ''} at ${s(e.startMs)} by ${by}`;
+        });
+      return `duplicate ${v.host}: ${url}: ${requests.join('; ')}`;
+    });
+}

@@ -14,6 +14,40 @@ export interface FaultCounts {
   inFlightAtKills: number;
   /** Kills whose gauge could not be read (counted as 0). */
   inFlightUnread: number;
+  /**
+   * Each agent kill's window between asking for the gauge and the SIGKILL (epoch ms, the request
+   * log's clock) and the hosts the killed agent held: a request it started in that window is in
+   * flight at the kill but not in the gauge read (startedAfterRead).
+   */
+  killWindows: KillWindow[];
+}
+
+export interface KillWindow {
+  fromMs: number;
+  toMs: number;
+  /** 'all' when Redis did not say which (every host is one the agent may have held). */
+  hosts: ReadonlySet<string> | 'all';
+}
+
+/** Epoch ms on the synthetic web's request-log clock. */
+const epochMs = (): number => performance.timeOrigin + performance.now();
+
+/** Requests (not robots.txt) on a killed agent's hosts that started in its kill window. */
+export function startedAfterRead(
+  log: readonly { host: string; target: string; startMs: number }[],
+  windows: readonly KillWindow[],
+): number {
+  let n = 0;
+  for (const w of windows)
+    for (const e of log)
+      if (
+        (w.hosts === 'all' || w.hosts.has(e.host)) &&
+        e.startMs >= w.fromMs &&
+        e.startMs <= w.toMs &&
+        !e.target.startsWith('/robots.txt')
+      )
+        n++;
+  return n;
 }
 
 interface FaultEvent {
@@ -36,14 +70,17 @@ function events(
       name: 'agent kill',
       async run() {
         const slot = s.slots[Math.floor(random() * s.slots.length)]!;
+        const fromMs = epochMs();
         const inFlight = await slot.urlsInFlight();
         await slot.crash();
-        const held = await stalls.noteKilledAgent(slot.id).catch(() => -1);
+        const toMs = epochMs();
+        const held = await stalls.noteKilledAgent(slot.id).catch(() => null);
         slot.start();
         c.agentKills++;
         c.inFlightAtKills += inFlight ?? 0;
         if (inFlight === null) c.inFlightUnread++;
-        return `SIGKILL ${slot.id} (${inFlight ?? '?'} URLs in flight, ${held} leases held); a new one started in its slot`;
+        c.killWindows.push({ fromMs, toMs, hosts: held ? new Set(held) : 'all' });
+        return `SIGKILL ${slot.id} (${inFlight ?? '?'} URLs in flight, ${held?.length ?? '?'} leases held); a new one started in its slot`;
       },
     });
   }
@@ -116,6 +153,7 @@ export async function runFaults(
     diskFaults: 0,
     inFlightAtKills: 0,
     inFlightUnread: 0,
+    killWindows: [],
   };
   const at = (): string => `[${((performance.now() - t0) / 1000).toFixed(1)}s]`;
   for (const e of events(o, s, stalls, counts)) {

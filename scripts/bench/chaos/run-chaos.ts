@@ -11,7 +11,7 @@ import { accountRun } from './account-run';
 import type { ChaosOptions } from './chaos-options';
 import type { ChaosResult } from './chaos-result';
 import { seedWeb, startChaosStack, type ChaosStack } from './chaos-stack';
-import { runFaults } from './fault-timeline';
+import { runFaults, startedAfterRead } from './fault-timeline';
 import { StallMonitor } from './stall-monitor';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -127,6 +127,12 @@ export async function runChaos(
           `${((longest.sinceMs - t0Epoch) / 1000).toFixed(1)} s into the run ` +
           `(${stalls.samples} samples, ${stalls.failedSamples} failed)`,
       );
+    // The gauge is read just before each kill: requests started in between were in flight too.
+    const lateStarts = startedAfterRead(a.requestLog, faults.killWindows);
+    log(
+      `in flight at the kills: ${faults.inFlightAtKills} read from the agents' gauges, ` +
+        `${lateStarts} requests started between a read and its kill`,
+    );
     if (faults.inFlightUnread > 0)
       log(`${faults.inFlightUnread} killed agent(s) did not answer /metrics: counted 0 in flight`);
     return {
@@ -139,7 +145,7 @@ export async function runChaos(
       pages: a.requestLog.filter((e) => targetPath(e.target) !== '/robots.txt').length,
       urls_lost: a.urls.lost.length,
       duplicate_fetches: a.score.duplicate_fetches,
-      in_flight_at_kills: faults.inFlightAtKills,
+      in_flight_at_kills: faults.inFlightAtKills + lateStarts,
       politeness_violations: a.score.politeness_violations,
       robots_violations: a.score.robots_violations,
       warc_records_missing: a.warc.missing,

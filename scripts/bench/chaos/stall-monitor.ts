@@ -37,15 +37,15 @@ export class StallMonitor {
   }
 
   /** Leases held by an agent that was just killed: their hosts stall until they are reclaimed. */
-  async noteKilledAgent(agentId: string): Promise<number> {
+  async noteKilledAgent(agentId: string): Promise<string[]> {
     const leases = await this.frontier.openLeases(100_000);
-    let n = 0;
+    const hosts: string[] = [];
     for (const l of leases)
       if (l.agentId === agentId) {
         this.killedLeases.add(l.leaseId);
-        n++;
+        hosts.push(l.host);
       }
-    return n;
+    return hosts;
   }
 
   start(everyMs = 1000): void {

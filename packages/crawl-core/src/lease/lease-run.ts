@@ -7,6 +7,11 @@ import { telemetryRow } from '../telemetry/telemetry-row';
 /** How a lease's URLs went: how many were processed, and why it stopped early, if it did. */
 export interface LeaseRun {
   processed: number;
+  /**
+   * URLs after the first `processed` finished anyway (on the host's other connections): their
+   * progress marks must be written before the lease ends, so they are not fetched again.
+   */
+  doneBeyond: number;
   failure: { error: string; retryAfterMs: number } | null;
   parkReason?: string;
   extraDelayMs: number;

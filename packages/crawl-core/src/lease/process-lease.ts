@@ -26,6 +26,8 @@ export async function processLease(r: AgentResources, lease: HostLease): Promise
   // The processed URLs' telemetry rows and pages are in Redis before the lease says so.
   if (!(await r.leases.outputsSettledFor(lease)))
     r.log.warn({ host: lease.host }, 'outputs not yet written; ending the lease anyway');
+  // URLs finished out of order (several connections) count as done only through their marks.
+  if (run.doneBeyond > 0) await r.leases.flushMarks();
 
   const ip = r.http.ipOf(lease.host);
   // Retried while Redis is away (restarting): a lease that ends is cheaper than one that expires.

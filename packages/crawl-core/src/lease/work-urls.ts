@@ -24,8 +24,8 @@ import { recordDenied, robotsUnavailable, stopStartingAt, type LeaseRun } from '
  * - each URL taken is finished (done, or failed) before its connection takes another; the lease
  *   completes with the URLs done in an unbroken run from its head. A failure (the host backs off;
  *   the URL is retried later or dead-lettered) stops new starts and the lease fails at the first
- *   failed URL; URLs after it that had finished on other connections are fetched again later
- *   (at-least-once: every write is keyed by url_fp and time).
+ *   failed URL; URLs after it that had finished on other connections keep their progress marks
+ *   (written before the lease ends: process-lease.ts) and are not fetched again.
  */
 export async function workUrls(
   r: AgentResources,
@@ -37,7 +37,14 @@ export async function workUrls(
   const n = urls.length;
   const origins = urls.map((u) => new URL(u.url).origin);
   const pool = new ConnectionPool(r, lease, Math.max(1, Math.min(lease.maxConnections, n)));
-  const run: LeaseRun = { processed: 0, failure: null, extraDelayMs: 0, remainingMs: 0, paceMs: 0 };
+  const run: LeaseRun = {
+    processed: 0,
+    doneBeyond: 0,
+    failure: null,
+    extraDelayMs: 0,
+    remainingMs: 0,
+    paceMs: 0,
+  };
   // The live policy is pushed to the agent, so checking it before every request costs nothing.
   const blocked = () => r.policies.get(lease.host)?.blocked === true;
   // After a Redis reconnection the lease is confirmed again before a request starts.
@@ -170,6 +177,7 @@ export async function workUrls(
   // Each URL taken has been finished: the unbroken run of done URLs ends at the first failure,
   // if any.
   while (run.processed < n && done[run.processed]) run.processed++;
+  run.doneBeyond = done.slice(run.processed).filter(Boolean).length;
   const failure = failures.find((f) => f.index === run.processed);
   if (failure) run.failure = { error: failure.error, retryAfterMs: failure.retryAfterMs };
   run.remainingMs = pool.remainingMs();

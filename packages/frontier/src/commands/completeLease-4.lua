@@ -12,7 +12,7 @@
     KEYS[4] dead     list of dead letters
     ARGV[1] key prefix of the shard
     ARGV[2] lease id
-    ARGV[3] processed count (a prefix of the batch)
+    ARGV[3] processed count (a prefix of the batch; later URLs with a progress mark are done too)
     ARGV[4] delay before the host's next request (ms)
     ARGV[5] pace (ms): the host's current gap, used to size its next batch
     ARGV[6] park reason, or '' to keep the host
@@ -39,14 +39,14 @@ local reason, ip, ip_gap = ARGV[6], ARGV[7], tonumber(ARGV[8])
 --- @include "includes/spill"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
-local host, hkey, rest = close_batch(prefix, lease_id, processed)
+local host, hkey, rest, marked = close_batch(prefix, lease_id, processed)
 if not host then return STALE_LEASE end
 end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now, ip)
 redis.call('HSET', hkey, 'pace_ms', pace)
 -- Only a fetch is a success: a batch handed back unfetched (an extra lease) keeps the backoff.
 if processed > 0 then redis.call('HSET', hkey, 'errors', 0) end
-budget_use(hkey, math.floor(now / 86400000), processed)
-redis.call('HINCRBY', stats_key, 'processed', processed)
+budget_use(hkey, math.floor(now / 86400000), processed + marked)
+redis.call('HINCRBY', stats_key, 'processed', processed + marked)
 
 if reason ~= '' then
   redis.call('HSET', hkey, 'parked', '1', 'park_reason', reason)

@@ -9,7 +9,8 @@
     KEYS[1] ready    KEYS[2] leases    KEYS[3] stats    KEYS[4] dead
     ARGV[1] key prefix of the shard
     ARGV[2] lease id
-    ARGV[3] index of the failed URL in the batch (0-based; earlier ones are done)
+    ARGV[3] index of the failed URL in the batch (0-based; earlier ones are done, and later ones
+            with a progress mark: finished on another connection)
     ARGV[4] error code (e.g. 'timeout', '5xx', '429')
     ARGV[5] Retry-After from the server (ms, 0 when none)
     ARGV[6] attempts before a URL is dead-lettered
@@ -36,7 +37,7 @@ local base, cap, ip, ip_gap = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9], ton
 --- @include "includes/script-replies"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
 local now = now_ms()
-local host, hkey, rest = close_batch(prefix, lease_id, index)
+local host, hkey, rest, marked = close_batch(prefix, lease_id, index)
 if not host then return STALE_LEASE end
 local dead = 0
 if #rest > 0 then
@@ -56,9 +57,9 @@ end
 local errors = redis.call('HINCRBY', hkey, 'errors', 1)
 local delay = math.max(retry_after, math.min(cap, base * 2 ^ (errors - 1)))
 end_lease(prefix, leases_key, hkey, lease_id, now + delay, ip_gap, now, ip)
-budget_use(hkey, math.floor(now / 86400000), index + 1)
+budget_use(hkey, math.floor(now / 86400000), index + 1 + marked)
 redis.call('HSET', hkey, 'last_error', err)
-redis.call('HINCRBY', stats_key, 'processed', index)
+redis.call('HINCRBY', stats_key, 'processed', index + marked)
 redis.call('HINCRBY', stats_key, 'failed', 1)
 push_back_head(prefix, hkey, stats_key, host, rest)
 make_ready(ready_key, hkey, host)
