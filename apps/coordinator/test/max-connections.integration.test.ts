@@ -80,25 +80,32 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
+/** Allows `host` LIMIT connections at one request per GAP_MS, seeds its `paths`, starts the agent. */
+async function crawlWithConnections(host: string, paths: string[]): Promise<void> {
+  const { coordinator } = stack;
+  const port = (server.address() as AddressInfo).port;
+  const headers = { 'content-type': 'application/json', ...stack.env.auth };
+  const put = await fetch(`${coordinator.url}/v1/hosts/${host}`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ max_connections: LIMIT, rate_limit_rps: 1000 / GAP_MS }),
+  });
+  expect(put.status).toBe(200);
+  const seeds = await fetch(`${coordinator.url}/v1/seeds`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ urls: paths.map((p) => `http://${host}:${port}${p}`) }),
+  });
+  expect(seeds.status).toBe(200);
+  stack.agents[0]!.start();
+}
+
 describe('max_connections', () => {
   it('overlaps requests up to the limit, with starts spaced by the rate limit', async () => {
-    const { coordinator } = stack;
-    const port = (server.address() as AddressInfo).port;
-    const headers = { 'content-type': 'application/json', ...stack.env.auth };
-    const put = await fetch(`${coordinator.url}/v1/hosts/${HOST}`, {
-      method: 'PUT',
-      headers,
-      body: JSON.stringify({ max_connections: LIMIT, rate_limit_rps: 1000 / GAP_MS }),
-    });
-    expect(put.status).toBe(200);
-    const urls = Array.from({ length: PAGES }, (_, i) => `http://${HOST}:${port}/p${i}`);
-    const seeds = await fetch(`${coordinator.url}/v1/seeds`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ urls }),
-    });
-    expect(seeds.status).toBe(200);
-    stack.agents[0]!.start();
+    await crawlWithConnections(
+      HOST,
+      Array.from({ length: PAGES }, (_, i) => `/p${i}`),
+    );
     // The seeded pages (the host's one soft-404 probe, a random path, is not one of them).
     const pagesHit = () => new Set(hits.map((h) => h.path).filter((p) => /^\/p\d+$/.test(p)));
     for (let i = 0; i < 300 && pagesHit().size < PAGES; i++) await sleep(50);
@@ -111,25 +118,11 @@ describe('max_connections', () => {
     for (let i = 1; i < starts.length; i++)
       expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(GAP_MS - 1);
   });
+
   it('fails a lease at a failed URL without fetching again the URLs finished on other connections', async () => {
-    const { coordinator } = stack;
-    const port = (server.address() as AddressInfo).port;
-    const headers = { 'content-type': 'application/json', ...stack.env.auth };
-    const put = await fetch(`${coordinator.url}/v1/hosts/${FAILING_HOST}`, {
-      method: 'PUT',
-      headers,
-      body: JSON.stringify({ max_connections: LIMIT, rate_limit_rps: 1000 / GAP_MS }),
-    });
-    expect(put.status).toBe(200);
     const paths = Array.from({ length: 8 }, (_, i) => `/q${i}`);
-    const seeds = await fetch(`${coordinator.url}/v1/seeds`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ urls: paths.map((p) => `http://${FAILING_HOST}:${port}${p}`) }),
-    });
-    expect(seeds.status).toBe(200);
-    stack.agents[0]!.start();
-    const frontier = coordinator.services.frontier;
+    await crawlWithConnections(FAILING_HOST, paths);
+    const frontier = stack.coordinator.services.frontier;
     for (let i = 0; i < 300; i++) {
       await sleep(50);
       if (paths.every((p) => failingHits.has(p)) && (await frontier.isIdle())) break;

@@ -18,7 +18,7 @@ import {
 } from './account-urls';
 import type { ChaosOptions } from './chaos-options';
 import type { ChaosStack } from './chaos-stack';
-import { explainDuplicates, explainGaps } from './explain-violations';
+import { explainViolations } from './explain-violations';
 import { snapshotFrontier } from './frontier-snapshot';
 import { checkWarcRecords, readFetchRows, type WarcCheck } from './warc-check';
 
@@ -96,10 +96,9 @@ export async function accountRun(
     minGapMs: o.gapMs,
     unsettled: unarchivedRequests(requestLog, rows),
   });
-  // Duplicates are listed with their requests by explainDuplicates.
+  // Duplicates are listed below with all their requests (explainViolations).
   for (const v of score.violations.filter((x) => x.kind !== 'duplicate').slice(0, 15))
     log(`violation ${v.kind} ${v.host}: ${v.detail}`);
-  for (const line of explainGaps(requestLog, rows, score.violations, t0Epoch)) log(line);
-  for (const line of explainDuplicates(requestLog, rows, score.violations, t0Epoch, 40)) log(line);
+  for (const line of explainViolations(requestLog, rows, score.violations, t0Epoch)) log(line);
   return { requestLog, urls: account, warc, score, redisUsedMemoryMb };
 }
