@@ -144,9 +144,10 @@ beforeAll(async () => {
   const pid = agent.pid!;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatus(pid, 'VmRSS'))), 100);
   /** Waits until the frontier is idle (or the agent exits, or `ms` pass). */
+  const child = agent;
   const idle = async (ms: number): Promise<void> => {
     const until = Date.now() + ms;
-    while (Date.now() < until && agent.exitCode === null) {
+    while (Date.now() < until && child.exitCode === null) {
       await sleep(500);
       if (await stack.coordinator.services.frontier.isIdle()) return;
     }

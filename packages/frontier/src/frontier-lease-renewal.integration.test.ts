@@ -85,7 +85,13 @@ describe('lease progress', () => {
   });
 
   it('a failed or completed lease keeps URLs finished out of order (marked) as done', async () => {
-    const f = make({ leaseMs: 60_000, leaseTtlMs: 60_000, defaultGapMs: 0, backoffBaseMs: 1, backoffMaxMs: 1 });
+    const f = make({
+      leaseMs: 60_000,
+      leaseTtlMs: 60_000,
+      defaultGapMs: 0,
+      backoffBaseMs: 1,
+      backoffMaxMs: 1,
+    });
     const host = 'out-of-order.test';
     await f.enqueue(urls(host, 5));
     const l = only(await f.lease('agent', 1));
