@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { addressOf } from '../../apps/coordinator/src/shards/cluster-access';
 import { startShardMoveKit, type ShardMoveKit } from '../../apps/coordinator/test/auth-kit';
+import { readClusterNodes, slotOwner } from '@crawler/testing';
 import { launchBrowser, openPage, shot, signIn, type TestPage } from './browser-kit';
 import { buildConsoleIfStale, startConsole, type ConsoleServer } from './console-server';
 
@@ -40,6 +41,34 @@ describe.skipIf(!WITH_CLUSTER)('console: moving a shard', () => {
     await kit?.stop();
   }, 60_000);
 
+  /**
+   * What a wait that timed out saw, in its error: each master's view of the shard's slot owner,
+   * the page's status messages and the API's row of the shard (with its move).
+   */
+  async function explained<T>(wait: Promise<T>): Promise<T> {
+    try {
+      return await wait;
+    } catch (err) {
+      const views = await Promise.all(
+        kit.masters.map(async (m) => {
+          const owner = slotOwner(await readClusterNodes(m.port).catch(() => []), kit.slot);
+          return `${addressOf(m)} says ${owner ? addressOf(owner) : '?'}`;
+        }),
+      );
+      const statuses = await admin.page.getByRole('status').allTextContents();
+      const shards = await kit.call<{ items: Array<{ shard: number }> }>(
+        'GET',
+        `/v1/shards?cursor=${SHARD - 1}&limit=1`,
+      );
+      const row = shards.body.items.find((i) => i.shard === SHARD);
+      throw new Error(
+        `${String(err)}\nslot ${kit.slot}: ${views.join('; ')}\nstatus: ${JSON.stringify(statuses)}` +
+          `\nGET /v1/shards: ${JSON.stringify(row)}`,
+        { cause: err },
+      );
+    }
+  }
+
   it('moves a shard to the master an admin picks, and shows where it is now', async () => {
     const { page } = admin;
     const { home: from, to } = kit;
@@ -47,21 +76,25 @@ describe.skipIf(!WITH_CLUSTER)('console: moving a shard', () => {
     await page.goto(`${consoleServer.url}/agents`);
     await page.getByRole('heading', { level: 1, name: 'Agents and shards' }).waitFor();
     const row = page.locator(`tr[data-shard="${SHARD}"]`);
-    await row.getByText(addressOf(from), { exact: true }).waitFor();
+    await explained(row.getByText(addressOf(from), { exact: true }).waitFor());
     await row.getByRole('button', { name: `Move shard ${SHARD}…` }).click();
     await row.getByLabel(`Move shard ${SHARD} to`).selectOption(addressOf(to));
     await shot(page, '20-shard-move-confirm');
     await row.getByRole('button', { name: `Move shard ${SHARD}`, exact: true }).click();
     // Started (answered before it ended), then followed to its end.
-    await page
-      .getByRole('status')
-      .filter({ hasText: `Shard ${SHARD} is moving to ${addressOf(to)}` })
-      .waitFor({ timeout: 10_000 });
-    await page
-      .getByRole('status')
-      .filter({ hasText: `Shard ${SHARD} moved` })
-      .waitFor({ timeout: 30_000 });
-    await row.getByText(addressOf(to), { exact: true }).waitFor({ timeout: 10_000 });
+    await explained(
+      page
+        .getByRole('status')
+        .filter({ hasText: `Shard ${SHARD} is moving to ${addressOf(to)}` })
+        .waitFor({ timeout: 10_000 }),
+    );
+    await explained(
+      page
+        .getByRole('status')
+        .filter({ hasText: `Shard ${SHARD} moved` })
+        .waitFor({ timeout: 30_000 }),
+    );
+    await explained(row.getByText(addressOf(to), { exact: true }).waitFor({ timeout: 10_000 }));
     await shot(page, '21-shard-moved');
 
     expect((await kit.ownerNow())?.id).toBe(to.id);

@@ -271,6 +271,20 @@ export class CrawlAgent {
     return this.r.leases.inFlight;
   }
 
+  /** The version of the operators' block rules the agent applies (null before the first read). */
+  get blockRulesVersion(): number | null {
+    return this.r.blockRules.version;
+  }
+
+  /**
+   * Resolves once the links discovered so far are written to the frontier (a failed write is put
+   * back and retried): from then on, what the frontier holds reflects the block rules the agent
+   * had when each link was found.
+   */
+  linksWritten(): Promise<void> {
+    return this.r.links.flush();
+  }
+
   /** Starts leasing and fetching; returns at once. */
   start(): void {
     if (this.loop) return;
