@@ -32,6 +32,9 @@ let agentStderr = '';
 /** The agent process's RSS: sampled, and its kernel high-water mark (VmHWM) before it stops. */
 let peakRss = 0;
 let hwm = 0;
+/** The sampled RSS peak of each storm (the hostile web, the bombs, the robots.txt), bytes. */
+const stormPeaks = new Map<string, number>();
+let storm = 'web';
 let metricsText = '';
 let crawlMs = 0;
 
@@ -142,7 +145,11 @@ beforeAll(async () => {
     (c: Buffer) => (agentStderr = (agentStderr + c.toString()).slice(-4000)),
   );
   const pid = agent.pid!;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatus(pid, 'VmRSS'))), 100);
+  const sampler = setInterval(() => {
+    const rss = procStatus(pid, 'VmRSS');
+    peakRss = Math.max(peakRss, rss);
+    stormPeaks.set(storm, Math.max(stormPeaks.get(storm) ?? 0, rss));
+  }, 100);
   /** Waits until the frontier is idle (or the agent exits, or `ms` pass). */
   const child = agent;
   const idle = async (ms: number): Promise<void> => {
@@ -156,6 +163,7 @@ beforeAll(async () => {
     // The hostile web first, then the bombs, then the 2,000 robots.txt: each is its own storm, so
     // the trickle's timing is the speed floor's, not a wait for body budget behind 50 bombs.
     await idle(60_000);
+    storm = 'bombs';
     await seed(fleet.bombSeeds);
     const bombsBy = Date.now() + 60_000;
     while (Date.now() < bombsBy && agent.exitCode === null) {
@@ -163,6 +171,7 @@ beforeAll(async () => {
       const s = fleet.stats();
       if (s.bombs >= 50 && s.bombsOpen === 0) break;
     }
+    storm = 'robots';
     await seed(fleet.robotsSeeds);
     await idle(150_000);
     crawlMs = Date.now() - started;
@@ -260,7 +269,8 @@ describe('hostile hosts', () => {
       `agent peak RSS ${Math.round(Math.max(hwm, peakRss) / MiB)} MB (VmHWM ${Math.round(hwm / MiB)} MB, ` +
         `sampled ${Math.round(peakRss / MiB)} MB); robots cache ${Math.round(robotsBytes / MiB)} MiB ` +
         `in ${metric('crawler_robots_cache_origins')} origins; body budget peak ${Math.round(bodyPeak / MiB)} MiB, ` +
-        `${metric('crawler_body_budget_waits_total')} waits; crawl ${(crawlMs / 1000).toFixed(1)} s`,
+        `${metric('crawler_body_budget_waits_total')} waits; crawl ${(crawlMs / 1000).toFixed(1)} s; ` +
+        `sampled peak by storm: ${[...stormPeaks].map(([k, v]) => `${k} ${Math.round(v / MiB)} MB`).join(', ')}`,
     );
     expect(hwm).toBeGreaterThan(0);
     expect(Math.max(hwm, peakRss)).toBeLessThan(AGENT_RSS_LIMIT);

@@ -1,5 +1,5 @@
 import type { Frontier } from '@crawler/frontier';
-import { redisErrorCode, type RedisClient } from '@crawler/adapters/redis';
+import { isClusterRedirect, type RedisClient } from '@crawler/adapters/redis';
 import { Cluster } from 'ioredis';
 import type { FleetRepository } from '../db/fleet-repository';
 import { listShardsInput, type ShardView } from './list-shards.types';
@@ -37,7 +37,7 @@ export async function listShards(
   const moves = await shardMoveStoreOf(redis, f.keys.prefix).read(shown);
   const readAll = (go: Go) => Promise.all(shown.map((s) => readShard(deps, s, now, go)));
   const read = await readAll(atOnce).catch((err: unknown) => {
-    if (!REDIRECTS.has(redisErrorCode(err) ?? '')) throw err;
+    if (!isClusterRedirect(err)) throw err;
     return readAll(oneAtATime());
   });
   const items = read.map((r) => ({
@@ -50,9 +50,6 @@ export async function listShards(
   }));
   return { items, next_cursor: last < f.shards ? String(last - 1) : null };
 }
-
-/** Redis's answers that send a command to another node. */
-const REDIRECTS = new Set(['MOVED', 'ASK', 'TRYAGAIN']);
 
 /** Starts a Redis call: at once, or after the previous one answered. */
 type Go = <T>(call: () => Promise<T>) => Promise<T>;

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlerError } from '@crawler/domain/errors';
 import type { Frontier } from '@crawler/frontier';
 import type { Logger } from '@crawler/adapters/log';
-import { redisErrorCode, type RedisClient } from '@crawler/adapters/redis';
+import { redisErrorCode, retryClusterRedirects, type RedisClient } from '@crawler/adapters/redis';
 import type { Cluster } from 'ioredis';
 import { AppError } from '../api/app-error';
 import { callerLabel } from '../auth/caller';
@@ -138,7 +138,8 @@ export async function moveShard(
   const signal = opts.signal ? AbortSignal.any([abort.signal, opts.signal]) : abort.signal;
   const save = async (patch: Partial<ShardMoveRecord>): Promise<void> => {
     record = { ...record, ...patch, updated_at: new Date().toISOString() };
-    if (!(await store.put(owner, record)) && !signal.aborted)
+    const current = record;
+    if (!(await retryClusterRedirects(() => store.put(owner, current))) && !signal.aborted)
       abort.abort(new Error('the move lock was lost (this coordinator stalled past its expiry)'));
   };
   /** Enters a phase; a move that lost its lock (or is stopping) goes no further. */
@@ -167,7 +168,7 @@ export async function moveShard(
     try {
       if (!plan.noop) {
         await phase('freezing');
-        for (const s of group) await frontier.freezeShard(s);
+        for (const s of group) await retryClusterRedirects(() => frontier.freezeShard(s));
         await phase('migrating');
         for (const n of plan.strays) await migrator.setStable(slot, n);
         if (plan.markImporting) await migrator.markImporting(slot, target, plan.from);
@@ -190,8 +191,11 @@ export async function moveShard(
       }
       await phase('assigning');
       await migrator.assignSlot(slot, target, masters);
+      // The client learns the new owner now rather than from redirects: calls it had batched
+      // for the old one fail once (isClusterRedirect) and are sent again.
+      await refreshSlotMap(cluster);
       await phase('thawing');
-      for (const s of group) await frontier.thawShard(s);
+      for (const s of group) await retryClusterRedirects(() => frontier.thawShard(s));
       // The fleet recorder writes it within seconds anyway: a failure here fails no move.
       await recordShardMap(deps, cluster, group).catch((err: unknown) =>
         deps.log.warn({ err, shard: input.shard }, 'could not record the moved shard’s node'),
@@ -233,7 +237,9 @@ export async function moveShard(
     const aborted = signal.aborted;
     const settled = await slotIsSettled(migrator, masters, slot).catch(() => false);
     const held = settled && (await store.take(slot, owner, LOCK_TTL_MS).catch(() => false));
-    if (held) for (const s of group) await frontier.thawShard(s).catch(() => undefined);
+    if (held)
+      for (const s of group)
+        await retryClusterRedirects(() => frontier.thawShard(s)).catch(() => undefined);
     const code = aborted
       ? 'SHARD_MOVE_INTERRUPTED'
       : err instanceof CrawlerError
@@ -295,9 +301,11 @@ async function viewOf(deps: ShardMoveDeps, move: ShardMoveRecord): Promise<Shard
   return { ...move, frozen: moving === '1' };
 }
 
-/** The shard map in Postgres learns the new owner now (node_since), not at its next round. */
+/**
+ * The shard map in Postgres learns the new owner now (node_since), not at its next round (the
+ * client's slot map was refreshed after the slot was assigned).
+ */
 async function recordShardMap(deps: ShardMoveDeps, cluster: Cluster, group: number[]) {
-  await refreshSlotMap(cluster);
   const entries = await Promise.all(
     group.map(async (shard) => ({
       shard,

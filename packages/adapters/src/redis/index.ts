@@ -12,6 +12,7 @@ export { CappedHash } from './capped-hash';
 export { deleteKeysWithPrefix } from './delete-keys-with-prefix';
 export { scanKeys } from './scan-keys';
 export { redisErrorCode } from './redis-error-code';
+export { isClusterRedirect, retryClusterRedirects } from './cluster-redirects';
 export {
   bullmqConnection,
   closeBullmqConnection,
