@@ -3,6 +3,7 @@ import type { ChaosOptions } from './chaos-options';
 import type { ChaosStack } from './chaos-stack';
 import type { StallMonitor } from './stall-monitor';
 import { seededRandom } from '@crawler/domain/random';
+import { targetPath } from '../measure-child';
 
 /** What the faults did, for the result line. */
 export interface FaultCounts {
@@ -44,7 +45,7 @@ export function startedAfterRead(
         (w.hosts === 'all' || w.hosts.has(e.host)) &&
         e.startMs >= w.fromMs &&
         e.startMs <= w.toMs &&
-        !e.target.startsWith('/robots.txt')
+        targetPath(e.target) !== '/robots.txt'
       )
         n++;
   return n;

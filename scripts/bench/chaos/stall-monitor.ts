@@ -36,7 +36,10 @@ export class StallMonitor {
     this.keys = new FrontierKeys(prefix);
   }
 
-  /** Leases held by an agent that was just killed: their hosts stall until they are reclaimed. */
+  /**
+   * Notes the leases held by an agent that was just killed (their hosts stall until they are
+   * reclaimed) and returns those hosts.
+   */
   async noteKilledAgent(agentId: string): Promise<string[]> {
     const leases = await this.frontier.openLeases(100_000);
     const hosts: string[] = [];
