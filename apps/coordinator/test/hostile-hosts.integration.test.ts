@@ -215,12 +215,21 @@ describe('hostile hosts', () => {
     }
   });
 
-  it('stops the 20 MB page and the gzip bomb at the 10 MB decoded cap (too_large)', () => {
-    for (const kind of ['huge-page', 'gzip-bomb']) {
-      const capped = rowsOf(kind).filter((r) => r.error_code === 'too_large');
-      expect(capped.length, kind).toBeGreaterThan(0);
-      expect(capped.every((r) => Number(r.bytes) === 10 * 1024 * 1024)).toBe(true);
-    }
+  it('stops the chunked 20 MB page and the gzip bomb at the 10 MB decoded cap, and the 20 MB page with a Content-Length at its headers (too_large)', () => {
+    const capped = (kind: string) => rowsOf(kind).filter((r) => r.error_code === 'too_large');
+    const chunked = capped('huge-page').filter((r) => r.url.endsWith('/huge-chunked.html'));
+    const announced = capped('huge-page').filter((r) => !r.url.endsWith('/huge-chunked.html'));
+    for (const [what, list] of [
+      ['chunked', chunked],
+      ['with a Content-Length', announced],
+      ['gzip bomb', capped('gzip-bomb')],
+    ] as const)
+      expect(list.length, what).toBeGreaterThan(0);
+    expect([...chunked, ...capped('gzip-bomb')].map((r) => Number(r.bytes))).toEqual(
+      [...chunked, ...capped('gzip-bomb')].map(() => 10 * 1024 * 1024),
+    );
+    // Its Content-Length says it is over the cap: not a byte of its body is read.
+    expect(announced.map((r) => Number(r.bytes))).toEqual(announced.map(() => 0));
   });
 
   it('ends a trickling response at the minimum transfer speed (too_slow), and retries it a bounded number of times', () => {

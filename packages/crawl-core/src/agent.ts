@@ -10,6 +10,7 @@ import { checkRedisDurability, type RedisClient } from '@crawler/adapters/redis'
 import { WarcWriter } from '@crawler/adapters/warc';
 import type { AgentCounters, AgentResources } from './agent-resources';
 import { HttpClient } from './fetch/http-client';
+import { readTrustedCa } from './fetch/trusted-ca';
 import { NetworkGuard } from './fetch/network-guard';
 import { HostResolver } from './fetch/resolve-host';
 import { processLease } from './lease/process-lease';
@@ -109,6 +110,7 @@ export class CrawlAgent {
       minSpeedBytesPerS: config.FETCH_MIN_SPEED_BYTES_PER_S,
       minSpeedWindowMs: config.FETCH_MIN_SPEED_WINDOW_MS,
       bodyBudgetBytes: config.AGENT_BODY_BUDGET_BYTES,
+      trustedCa: readTrustedCa(config.FETCH_CA_FILE),
       resolver: new HostResolver({
         minTtlMs: config.DNS_MIN_TTL_MS,
         negativeTtlMs: config.DNS_NEGATIVE_TTL_MS,

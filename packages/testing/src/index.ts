@@ -35,3 +35,4 @@ export { startTestS3Server, type LoggedRequest, type TestS3Server } from './test
 export { startTestRedisServer, type TestRedisServer } from './redis-server';
 export { mountTestTmpfs, type TestTmpfs } from './tmpfs';
 export { benchEnv } from './bench-env';
+export { createTestCa, type TestCa, type TestCertificate } from './test-ca';

@@ -15,6 +15,7 @@ const RETRY_CODES = new Set([
   'dns_failure',
   'connect_timeout',
   'connect_refused',
+  'tls_error',
   'first_byte_timeout',
   'total_timeout',
   'network',

@@ -26,11 +26,31 @@ export function newRecordId(): string {
   return `<urn:uuid:${randomUUID()}>`;
 }
 
-/** WARC headers every record of an exchange starts with. */
+/**
+ * WARC headers every record of an exchange starts with: its id, the server's address, and the
+ * protocols that carried it — `WARC-Protocol` once per layer (`http/1.1`, `tls/1.3`) and the
+ * TLS cipher suite, per the IIPC WARC-Protocol and WARC-Cipher-Suite field proposals.
+ */
 export function exchangeWarcHeaders(ex: HttpExchange, recordId: string): Array<[string, string]> {
   const headers: Array<[string, string]> = [['WARC-Record-ID', recordId]];
   if (ex.ip) headers.push(['WARC-IP-Address', ex.ip]);
+  headers.push(['WARC-Protocol', httpProtocolId(ex.httpVersion)]);
+  if (ex.tls) {
+    headers.push(['WARC-Protocol', tlsProtocolId(ex.tls.protocol)]);
+    headers.push(['WARC-Cipher-Suite', ex.tls.cipherSuite]);
+  }
   return headers;
+}
+
+/** `1.1` → `http/1.1`; `2` → `h2` (the ALPN identifiers the proposal uses). */
+function httpProtocolId(version: string): string {
+  return version === '2' || version === '2.0' ? 'h2' : `http/${version}`;
+}
+
+/** Node's `TLSv1.3` → `tls/1.3` (the proposal's form). */
+function tlsProtocolId(protocol: string): string {
+  const m = /^TLSv(\d(?:\.\d)?)$/.exec(protocol);
+  return m ? `tls/${m[1]!.includes('.') ? m[1] : `${m[1]}.0`}` : protocol.toLowerCase();
 }
 
 /**

@@ -70,6 +70,12 @@ export interface HttpExchange {
   requestHeaders: Array<[string, string]>;
   /** HTTP version without the `HTTP/` prefix, e.g. `1.1`. */
   httpVersion: string;
+  /**
+   * The TLS session of an https exchange: written as `WARC-Protocol: tls/1.3` beside the HTTP
+   * one and `WARC-Cipher-Suite` (the IIPC field proposals, as Heritrix, StormCrawler and
+   * Browsertrix write them).
+   */
+  tls?: { protocol: string; cipherSuite: string };
   /** Response status code. */
   status: number;
   /** Response reason phrase; empty means the standard phrase of `status`. */

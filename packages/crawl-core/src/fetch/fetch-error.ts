@@ -15,6 +15,8 @@ export type FetchErrorCode =
   | 'first_byte_timeout'
   | 'total_timeout'
   | 'headers_too_large'
+  /** The server's certificate was refused (chain, name, dates) or the TLS handshake failed. */
+  | 'tls_error'
   | 'network'
   | 'bad_url'
   /** Abandoned by the agent's drain (AGENT_DRAIN_GRACE_MS): not the server's doing. */
@@ -30,6 +32,7 @@ const RETRY: Record<FetchErrorCode, RetryClass> = {
   first_byte_timeout: 'backoff',
   total_timeout: 'backoff',
   headers_too_large: 'give_up',
+  tls_error: 'backoff',
   network: 'retry',
   bad_url: 'give_up',
   drain_cut: 'retry',

@@ -148,6 +148,69 @@ describe('HttpClient: hostile bodies', () => {
     expect(res.contentEncoding).toBeNull();
   });
 
+  /**
+   * A server sending `total` bytes of body after its headers (with or without a Content-Length),
+   * 64 KiB at a time as the socket takes them, counting the bytes the socket accepted.
+   */
+  async function startBigServer(total: number, withLength: boolean) {
+    const sent = { bytes: 0, done: Promise.resolve() };
+    const server = await startServer((res) => {
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        ...(withLength ? { 'content-length': String(total) } : {}),
+      });
+      res.flushHeaders();
+      const chunk = Buffer.alloc(64 * 1024, 0x62);
+      const closed = new Promise((resolve) => res.once('close', resolve));
+      sent.done = (async () => {
+        // A moment for a client that stops at the headers to close the connection first.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        while (sent.bytes < total && !res.destroyed) {
+          const ok = res.write(chunk);
+          sent.bytes += chunk.length;
+          if (!ok)
+            await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
+        }
+        res.end();
+      })();
+    });
+    return { server, sent };
+  }
+
+  it('cuts a body whose Content-Length is over the cap at its headers: not a byte is downloaded', async () => {
+    const { server, sent } = await startBigServer(64 * MiB, true);
+    const res = await makeClient({ maxBodyBytes: MiB }).get(`${server.url}/announced`);
+    await sent.done;
+    expect(res.status).toBe(200);
+    expect(res.truncated).toBe('length');
+    expect(res.body.length).toBe(0);
+    // The connection was closed before the body started: at most what the first writes put in
+    // the socket before the reset arrived, far below the 1 MiB cap.
+    expect(sent.bytes).toBeLessThan(MiB / 2);
+  });
+
+  it('stops a chunked body over the cap at the cap', async () => {
+    const { server, sent } = await startBigServer(64 * MiB, false);
+    const res = await makeClient({ maxBodyBytes: MiB }).get(`${server.url}/chunked`);
+    await sent.done;
+    expect(res.truncated).toBe('length');
+    expect(res.body.length).toBe(MiB);
+    // The cap plus what the kernel's socket buffers held when the client closed: not 64 MiB.
+    expect(sent.bytes).toBeLessThan(16 * MiB);
+  });
+
+  it('reads the first maxBodyBytes of an announced oversize body when asked (robots.txt)', async () => {
+    const { server, sent } = await startBigServer(4 * MiB, true);
+    const res = await makeClient({ maxBodyBytes: MiB }).get(
+      `${server.url}/robots.txt`,
+      {},
+      { readOversize: true },
+    );
+    await sent.done;
+    expect(res.truncated).toBe('length');
+    expect(res.body.length).toBe(MiB);
+  });
+
   it('ends a trickling body (1 byte / 200 ms) at totalTimeoutMs', async () => {
     const timers: NodeJS.Timeout[] = [];
     const server = await startServer((res) => {

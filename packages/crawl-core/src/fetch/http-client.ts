@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
-import { Agent, request, errors as undiciErrors } from 'undici';
+import { rootCertificates, type TLSSocket } from 'node:tls';
+import { Agent, buildConnector, request, errors as undiciErrors } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { BodyBudget, type BodyReservation } from './body-budget';
 import { BodySink, Deadline, makeDecoder, SpeedFloor } from './http-client-body';
@@ -28,6 +29,11 @@ export interface HttpClientOptions {
    * see {@link BodyBudget}); 0 or absent: no budget.
    */
   bodyBudgetBytes?: number;
+  /**
+   * PEM certificates trusted as roots besides Node's own (FETCH_CA_FILE): a private CA, or the
+   * test CA of the benches and tests. Certificates are always verified.
+   */
+  trustedCa?: string[];
   resolver: HostResolver;
   guard: NetworkGuard;
 }
@@ -49,10 +55,23 @@ export interface HttpResponse {
   /** Request start to last body byte (ms). */
   fetchMs: number;
   ip: string | null;
+  /** The TLS session the response came over (https), else null. */
+  tls: TlsFacts | null;
+}
+
+/** What a TLS connection negotiated, as WARC-Protocol and WARC-Cipher-Suite record it. */
+export interface TlsFacts {
+  /** `TLSv1.3`, `TLSv1.2`, … (Node's names). */
+  protocol: string;
+  /** IANA name of the cipher suite, e.g. `TLS_AES_256_GCM_SHA384`. */
+  cipherSuite: string;
 }
 
 /** The most connections a host's policy may allow (host_policies.max_connections). */
 export const MAX_CONNECTIONS_PER_HOST = 16;
+
+/** TLS sessions kept for resumption, one per server name (undici's cache, LRU). */
+const TLS_SESSION_CACHE = 4096;
 
 /** First slab of a body of unknown decoded size (compressed, or no Content-Length). */
 const FIRST_SLAB_BYTES = 64 * 1024;
@@ -75,6 +94,8 @@ export class HttpClient {
   private readonly multiDispatcher: Agent;
   /** host name → last IP connected, for telemetry and per-IP politeness. */
   private readonly lastIp = new Map<string, string>();
+  /** `host:port` → what its last TLS connection negotiated. */
+  private readonly lastTls = new Map<string, TlsFacts>();
   /** Decoded bodies held at once (null: unbounded). */
   readonly bodyBudget: BodyBudget | null;
   /** Reservations of responses returned with `holdBody`, until {@link releaseBody}. */
@@ -114,6 +135,23 @@ export class HttpClient {
           ),
       );
     };
+    // Keep-alive per origin, TLS sessions resumed (undici caches one per server name), the
+    // chain verified against Node's roots plus the configured ones; each TLS connection's
+    // protocol and cipher are remembered for the WARC records of its responses.
+    const connector = buildConnector({
+      lookup,
+      timeout: opts.connectTimeoutMs,
+      maxCachedSessions: TLS_SESSION_CACHE,
+      rejectUnauthorized: true,
+      ...(opts.trustedCa?.length ? { ca: [...rootCertificates, ...opts.trustedCa] } : {}),
+    });
+    const connect: buildConnector.connector = (options, callback) =>
+      connector(options, (...args) => {
+        const socket = args[1];
+        if (socket && 'getCipher' in socket)
+          this.rememberTls(`${options.hostname}:${options.port}`, socket);
+        callback(...args);
+      });
     const pool = (connections: number) =>
       new Agent({
         connections,
@@ -123,7 +161,7 @@ export class HttpClient {
         headersTimeout: opts.firstByteTimeoutMs,
         bodyTimeout: opts.firstByteTimeoutMs,
         maxHeaderSize: 64 * 1024,
-        connect: { lookup, timeout: opts.connectTimeoutMs },
+        connect,
       });
     this.dispatcher = pool(1);
     this.multiDispatcher = pool(MAX_CONNECTIONS_PER_HOST);
@@ -156,6 +194,9 @@ export class HttpClient {
    * returns. `heldCopies`: copies of the body the holder will make (decoded text, JSON…), also
    * reserved — waited for, if need be, before this returns. `cut`: when it aborts, the request
    * is abandoned at once, in any phase, with `drain_cut` (nothing of it is returned).
+   * A response whose `Content-Length` is over the cap is cut at its headers (`truncated:
+   * 'length'`, empty body: nothing of it is downloaded) unless `readOversize` asks for its first
+   * `maxBodyBytes` (robots.txt: RFC 9309 has a crawler read at least 500 KiB of any file).
    */
   async get(
     url: string,
@@ -165,6 +206,7 @@ export class HttpClient {
       holdBody?: boolean;
       heldCopies?: number;
       cut?: AbortSignal;
+      readOversize?: boolean;
     } = {},
   ): Promise<HttpResponse> {
     const u = new URL(url);
@@ -209,12 +251,19 @@ export class HttpClient {
       headers = flattenHeaders(res.headers);
       encoding = (headerValue(headers, 'content-encoding') ?? '').trim().toLowerCase();
       const length = Number(headerValue(headers, 'content-length') ?? NaN);
-      ({ body, truncated, reservation, waitedMs } = await this.readBody(
-        res.body,
-        encoding,
-        timer,
-        Number.isSafeInteger(length) && length >= 0 ? length : null,
-      ));
+      const contentLength = Number.isSafeInteger(length) && length >= 0 ? length : null;
+      if (contentLength !== null && contentLength > this.opts.maxBodyBytes && !opts.readOversize) {
+        // Over the cap decoded too (decoding never shrinks a body below its wire size in
+        // practice): not a byte of it is read; the connection is closed.
+        res.body.destroy();
+        ({ body, truncated } = { body: Buffer.alloc(0), truncated: 'length' });
+      } else
+        ({ body, truncated, reservation, waitedMs } = await this.readBody(
+          res.body,
+          encoding,
+          timer,
+          contentLength,
+        ));
     } finally {
       timer.clear();
       opts.cut?.removeEventListener('abort', cut);
@@ -237,6 +286,10 @@ export class HttpClient {
       // Time spent waiting for body budget is the agent's, not the server's (the pacer's 10×).
       fetchMs: performance.now() - started - waitedMs,
       ip: this.ipOf(u.hostname),
+      tls:
+        u.protocol === 'https:'
+          ? (this.lastTls.get(`${u.hostname}:${u.port || '443'}`) ?? null)
+          : null,
     };
     if (reservation) {
       if (!opts.holdBody) reservation.release();
@@ -333,6 +386,14 @@ export class HttpClient {
     return { body: sink.body(), truncated, reservation, waitedMs };
   }
 
+  private rememberTls(origin: string, socket: TLSSocket): void {
+    const protocol = socket.getProtocol();
+    const cipher = socket.getCipher();
+    if (!protocol || !cipher) return;
+    if (this.lastTls.size > 100_000) this.lastTls.clear();
+    this.lastTls.set(origin, { protocol, cipherSuite: cipher.standardName || cipher.name });
+  }
+
   private rememberIp(host: string, ip: string): void {
     if (this.lastIp.size > 100_000) this.lastIp.clear();
     this.lastIp.set(host, ip);
@@ -367,5 +428,19 @@ function toFetchError(err: unknown, deadlineHit: boolean): FetchError {
     return new FetchError('headers_too_large', 'response headers over 64 KiB');
   const code = (err as { code?: string }).code;
   if (code === 'ECONNREFUSED') return new FetchError('connect_refused', String(code));
+  if (isTlsFailure(err)) return new FetchError('tls_error', `${code}: ${(err as Error).message}`);
   return new FetchError('network', err instanceof Error ? err.message : String(err));
+}
+
+/**
+ * OpenSSL's certificate verdicts (UNABLE_TO_VERIFY_LEAF_SIGNATURE, CERT_HAS_EXPIRED,
+ * DEPTH_ZERO_SELF_SIGNED_CERT, …), Node's name check and TLS protocol failures (ERR_SSL_*,
+ * EPROTO) are the server's TLS, not the network.
+ */
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
+
+function isTlsFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && TLS_CODE.test(code);
 }

@@ -159,6 +159,7 @@ export function toExchange(res: HttpResponse, fetchedAt: Date): HttpExchange {
     method: 'GET',
     requestHeaders: res.requestHeaders,
     httpVersion: res.httpVersion,
+    ...(res.tls ? { tls: res.tls } : {}),
     status: res.status,
     statusText: res.statusText,
     // The writer stores the decoded body and moves Content-Encoding / Transfer-Encoding to

@@ -47,7 +47,11 @@ export async function ensureRobots(
     try {
       // The body and the copies made of it here (text, Redis JSON, its write) stay within the
       // agent's body budget until recorded: thousands of 500 KiB files at once cannot pile up.
-      const res = (held = await r.http.get(url, {}, { holdBody: true, heldCopies: 3 }));
+      const res = (held = await r.http.get(
+        url,
+        {},
+        { holdBody: true, heldCopies: 3, readOversize: true },
+      ));
       pacer.done(res.fetchMs);
       // A failed WARC write leaves the row without a record; the rules still count.
       const { fields } = await archiveForTelemetry(r, res, fetchedAt);

@@ -66,6 +66,7 @@ export async function followHtml(
         maxDepth: r.settings.maxDepth(),
         maxHops: r.config.CRAWLER_MAX_HOPS,
       },
+      parseMaxBytes: r.config.PARSE_MAX_BYTES,
       record: plan ? { exchange, gzipLevel: r.warc.gzipLevel } : null,
     });
   } catch (err) {

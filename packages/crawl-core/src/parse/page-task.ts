@@ -13,6 +13,8 @@ export interface PageTaskInput {
   hops: number;
   /** Trap limits the page's links are checked against. */
   limits: TrapLimits;
+  /** Most bytes of the body parsed (PARSE_MAX_BYTES); the record keeps the whole body. */
+  parseMaxBytes?: number;
   /**
    * When the page is stored in full: its exchange (the body is `page.body`), to build the WARC
    * response and request records here (digests, gzip) with the writer's gzip level.
@@ -54,7 +56,11 @@ export async function pageTask(input: PageTaskInput): Promise<PageTaskResult> {
         input.record.gzipLevel,
       )
     : null;
-  const { text, links, ...page } = parsePage(input.page);
+  const body = input.page.body;
+  const max = input.parseMaxBytes ?? body.byteLength;
+  const { text, links, ...page } = parsePage(
+    body.byteLength > max ? { ...input.page, body: body.subarray(0, max) } : input.page,
+  );
   const found = discoverLinks(
     input.page.url,
     toExtractedPage({ ...page, text: '', links }),

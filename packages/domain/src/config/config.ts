@@ -191,6 +191,13 @@ export const envSchema = z.object({
   FETCH_MAX_BODY_BYTES: int(1024, 1_073_741_824).default(10 * 1024 * 1024),
   FETCH_MAX_REDIRECTS: int(0, 20).default(5),
   /**
+   * PEM file of CA certificates the agent trusts besides Node's own roots (a private CA, or the
+   * benches' and tests' test CA); '' = Node's roots only. Certificates are always verified.
+   */
+  FETCH_CA_FILE: z.string().default(''),
+  /** Most bytes of a page's body the parser reads (the archive keeps the whole body). */
+  PARSE_MAX_BYTES: int(64 * 1024, 1_073_741_824).default(2 * 1024 * 1024),
+  /**
    * Minimum transfer speed in bytes/s, averaged over FETCH_MIN_SPEED_WINDOW_MS once the body
    * has started: a slower response is cut off as `too_slow` (0 = off).
    */
