@@ -83,7 +83,8 @@ describe('HttpClient over TLS', () => {
     const res = await makeClient().get(`${server.url}/page`);
     expect(res.status).toBe(200);
     expect(res.body.toString()).toBe('hello');
-    expect(res.tls).toEqual({ protocol: 'TLSv1.3', cipherSuite: expect.stringMatching(/^TLS_/) });
+    expect(res.tls?.protocol).toBe('TLSv1.3');
+    expect(res.tls?.cipherSuite).toMatch(/^TLS_[A-Z0-9_]+$/);
   });
 
   it('refuses a certificate no trusted CA signed, one for another name, and any without the CA (tls_error)', async () => {
