@@ -21,7 +21,7 @@ export {
   WRITER_STALE_MS,
 } from './writer-lock';
 export { buildExchange, type BuiltExchange, type GzipMember } from './build-warc-records';
-export { REVISIT_PROFILE_URIS } from './build-revisit';
+export { buildRevisit, REVISIT_PROFILE_URIS } from './build-revisit';
 export { WarcError, type WarcErrorCode } from './warc-errors';
 export { readWarcFile, readWarcRecordAt } from './read-warc';
 export { readWarcRecordFromStore } from './read-warc-from-store';

@@ -2,7 +2,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { parseOrThrow } from '@crawler/domain/errors';
 import { buildRevisit } from './build-revisit';
-import { buildExchange, buildWarcinfo, type BuiltExchange } from './build-warc-records';
+import {
+  buildExchange,
+  buildWarcinfo,
+  type BuiltExchange,
+  type GzipMember,
+} from './build-warc-records';
 import { SerialQueue } from './serial-queue';
 import type {
   HttpExchange,
@@ -156,7 +161,19 @@ export class WarcWriter {
    */
   async writeRevisit(ex: HttpExchange, revisit: Revisit): Promise<WarcLocation> {
     this.assertWritable();
-    const built = handled(buildRevisit(ex, revisit, this.opts.gzipLevel));
+    return this.appendRevisit(handled(buildRevisit(ex, revisit, this.opts.gzipLevel)));
+  }
+
+  /**
+   * Appends a revisit record built elsewhere by `buildRevisit` (in a worker thread) with this
+   * writer's gzip level; returns its location.
+   */
+  async writeBuiltRevisit(member: GzipMember): Promise<WarcLocation> {
+    this.assertWritable();
+    return this.appendRevisit(Promise.resolve(member));
+  }
+
+  private async appendRevisit(built: Promise<GzipMember>): Promise<WarcLocation> {
     const { record, key, offset } = await this.place(built, (r) => [r.bytes]);
     return {
       key,

@@ -3,11 +3,7 @@ import type { TelemetryRow } from '@crawler/domain/messages';
 import { WarcError } from '@crawler/adapters/warc';
 import type { AgentResources } from '../agent-resources';
 import type { HttpResponse } from '../fetch/http-client';
-import {
-  archiveResponse,
-  type ArchivedResponse,
-  type ArchivePlan,
-} from '../lease/archive-response';
+import { archiveResponse, type ArchivedResponse } from '../lease/archive-response';
 import { responseFields, telemetryRow } from '../telemetry/telemetry-row';
 
 /**
@@ -46,10 +42,9 @@ export async function archiveOrNull(
   res: HttpResponse,
   fetchedAt: Date,
   prior?: PriorCapture,
-  planned?: ArchivePlan,
 ): Promise<ArchivedResponse | null> {
   try {
-    return await archiveResponse(r, res, fetchedAt, prior, planned);
+    return await archiveResponse(r, res, fetchedAt, prior);
   } catch (err) {
     if (!isWarcWriteFailure(err)) throw err;
     r.log.warn({ err, url: res.url }, 'WARC write failed; fetch recorded without a record');

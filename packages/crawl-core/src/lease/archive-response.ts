@@ -1,9 +1,14 @@
 import type { PriorCapture } from '@crawler/frontier';
-import { sha256Hex } from '@crawler/domain/dedupe';
 import type { TelemetryRow } from '@crawler/domain/messages';
-import type { EarlierCapture, HttpExchange, WarcLocation } from '@crawler/adapters/warc';
+import type { HttpExchange, WarcLocation } from '@crawler/adapters/warc';
 import type { AgentResources } from '../agent-resources';
 import type { HttpResponse } from '../fetch/http-client';
+import {
+  archiveTask,
+  type ArchiveTaskInput,
+  type ArchiveTaskResult,
+} from '../archive/archive-task';
+import { ParsePoolError } from '../parse/parse-pool';
 
 export interface ArchivedResponse {
   location: WarcLocation;
@@ -14,124 +19,97 @@ export interface ArchivedResponse {
   change: TelemetryRow['change'];
   /** URL of another capture this one duplicates exactly, or ''. */
   duplicateOf: string;
+  /** WARC-Record-ID of the capture a revisit refers to, when known. */
+  refersTo?: string;
 }
 
 /**
- * Writes a fetch to WARC, as little as it takes:
- * - a 304 to a conditional GET → a `server-not-modified` revisit of the prior capture;
- * - a complete 2xx body identical to the prior capture or, through the content index, to any
- *   earlier capture → an `identical-payload-digest` revisit referring to it;
- * - anything else → response + request records (and a new body goes into the content index).
+ * Archives a fetch, as little as it takes (see {@link archiveTask}): a 304 or a body identical
+ * to the URL's prior capture → a revisit of it; a complete body the content index has seen at
+ * another capture → a revisit of that one; anything else → response + request records. The
+ * hashing and record building run in a parse-pool worker, off the event loop; here only the
+ * content index is asked and the records appended.
  */
 export async function archiveResponse(
   r: AgentResources,
   res: HttpResponse,
   fetchedAt: Date,
   prior?: PriorCapture,
-  /** How to archive it, when already decided ({@link planArchive}). */
-  planned?: ArchivePlan,
 ): Promise<ArchivedResponse> {
-  const exchange = toExchange(res, fetchedAt);
-  if (res.status === 304) {
-    // Refers-To what is known of the prior capture; no payload digest (the 304 carries none,
-    // and checkers such as warcio's reject one on this profile).
-    const location = await r.warc.writeRevisit(exchange, {
-      profile: 'server-not-modified',
-      original: {
-        url: res.url,
-        ...(prior?.recordId ? { recordId: prior.recordId } : {}),
-        ...(prior?.capturedAt ? { date: new Date(prior.capturedAt) } : {}),
-      },
-    });
-    return {
-      location,
-      contentHash: prior?.sha256 ?? '',
-      recordType: 'revisit',
-      change: 'unchanged',
-      duplicateOf: '',
-    };
-  }
-
-  const plan = planned ?? (await planArchive(r, res, prior));
-  if (plan.original) {
-    const location = await r.warc.writeRevisit(exchange, {
-      profile: 'identical-payload-digest',
-      original: plan.original,
-    });
-    return {
-      location,
-      contentHash: plan.contentHash,
-      recordType: 'revisit',
-      change: plan.change,
-      duplicateOf: plan.original.url === res.url ? '' : plan.original.url,
-    };
-  }
-  return recordStored(r, res, fetchedAt, plan, await r.warc.writeExchange(exchange));
+  const input = { ...archiveInput(r, res, fetchedAt, prior), body: res.body };
+  return placeArchive(r, res, fetchedAt, input, await runArchiveTask(r, input));
 }
 
-/** How a fetched body (not a 304) is archived: in full, or as a revisit of `original`. */
-export interface ArchivePlan {
-  contentHash: string;
-  change: TelemetryRow['change'];
-  /** A complete 2xx body: it goes into the content index once stored. */
-  complete: boolean;
-  /** The earlier capture this body repeats (same URL's prior, or any through the index). */
-  original: EarlierCapture | null;
+/** The archive task's input for a response, but its body. */
+export function archiveInput(
+  r: AgentResources,
+  res: HttpResponse,
+  fetchedAt: Date,
+  prior?: PriorCapture,
+): Omit<ArchiveTaskInput, 'body'> {
+  const { body: _body, ...exchange } = toExchange(res, fetchedAt);
+  return { exchange, gzipLevel: r.warc.gzipLevel, ...(prior ? { prior } : {}) };
 }
 
 /**
- * Decides how to archive a response (not a 304): its SHA-256, its change against the URL's
- * prior capture, and whether it repeats an earlier capture exactly (then it is a revisit).
+ * The archive task in a worker; in-process only when the pool cannot run it (closed at a stop,
+ * a worker that died or ran past its time limit).
  */
-export async function planArchive(
+async function runArchiveTask(
+  r: AgentResources,
+  input: ArchiveTaskInput,
+): Promise<ArchiveTaskResult> {
+  try {
+    return await r.parsePool.archive(input);
+  } catch (err) {
+    if (!(err instanceof ParsePoolError)) throw err;
+    return archiveTask(input);
+  }
+}
+
+/**
+ * Appends the records the archive task built. A complete body stored in full is first looked up
+ * in the content index: when an earlier capture has it, its revisit is built (in a worker) and
+ * written instead; else the body is stored and remembered there, so later copies become
+ * revisits of it.
+ */
+export async function placeArchive(
   r: AgentResources,
   res: HttpResponse,
-  prior?: PriorCapture,
-): Promise<ArchivePlan> {
-  const contentHash = sha256Hex(res.body);
-  const complete = res.status >= 200 && res.status < 300 && !res.truncated && res.body.length > 0;
-  const change: TelemetryRow['change'] = !complete
-    ? ''
-    : !prior?.sha256
-      ? 'new'
-      : prior.sha256 === contentHash
-        ? 'unchanged'
-        : 'changed';
-  if (!complete) return { contentHash, change, complete, original: null };
-  if (change === 'unchanged' && prior?.recordId && prior.payloadDigest && prior.capturedAt) {
-    const original = {
-      recordId: prior.recordId,
-      url: res.url,
-      date: new Date(prior.capturedAt),
-      payloadDigest: prior.payloadDigest,
+  fetchedAt: Date,
+  input: ArchiveTaskInput,
+  built: ArchiveTaskResult,
+): Promise<ArchivedResponse> {
+  const { contentHash, change, original } = built;
+  if ('revisit' in built.records) {
+    const location = await r.warc.writeBuiltRevisit(built.records.revisit);
+    return {
+      location,
+      contentHash,
+      recordType: 'revisit',
+      change,
+      duplicateOf: original && original.url !== res.url ? original.url : '',
+      ...(original ? { refersTo: original.recordId } : {}),
     };
-    return { contentHash, change, complete, original };
   }
-  const origin = r.config.DEDUPE_EXACT ? await r.content.lookup(contentHash) : null;
-  const original = origin
-    ? {
+  const indexed = built.complete && r.config.DEDUPE_EXACT;
+  const origin = indexed ? await r.content.lookup(contentHash) : null;
+  if (origin) {
+    const against = {
+      original: {
         recordId: origin.recordId,
         url: origin.url,
         date: new Date(origin.capturedAt),
         payloadDigest: origin.payloadDigest,
-      }
-    : null;
-  return { contentHash, change, complete, original };
-}
-
-/**
- * A body stored in full at `location`: remembered in the content index (a complete one), so
- * later copies become revisits of it.
- */
-export async function recordStored(
-  r: AgentResources,
-  res: HttpResponse,
-  fetchedAt: Date,
-  plan: ArchivePlan,
-  location: WarcLocation,
-): Promise<ArchivedResponse> {
-  if (plan.complete && r.config.DEDUPE_EXACT) {
-    await r.content.remember(plan.contentHash, {
+      },
+      contentHash,
+      change,
+    };
+    return placeArchive(r, res, fetchedAt, input, await runArchiveTask(r, { ...input, against }));
+  }
+  const location = await r.warc.writeBuiltExchange(built.records.exchange);
+  if (indexed) {
+    await r.content.remember(contentHash, {
       recordId: location.recordId,
       capturedAt: fetchedAt.getTime(),
       payloadDigest: location.payloadDigest,
@@ -141,13 +119,7 @@ export async function recordStored(
       warcLength: location.length,
     });
   }
-  return {
-    location,
-    contentHash: plan.contentHash,
-    recordType: 'response',
-    change: plan.change,
-    duplicateOf: '',
-  };
+  return { location, contentHash, recordType: 'response', change, duplicateOf: '' };
 }
 
 /** The exchange as the WARC writer records it. */

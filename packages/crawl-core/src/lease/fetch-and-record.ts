@@ -7,7 +7,7 @@ import { parseRetryAfterMs } from '../fetch/parse-retry-after';
 import { enqueueSitemapEntries } from '../parse/enqueue-sitemap-entries';
 import { isSitemapDocument } from '../parse/is-sitemap-document';
 import type { HostPacer } from './host-pacer';
-import { archiveResponse, planArchive, type ArchivedResponse } from './archive-response';
+import { archiveResponse, type ArchivedResponse } from './archive-response';
 import { responseFields, telemetryRow } from '../telemetry/telemetry-row';
 import { conditionalHeaders } from './conditional-headers';
 import { followHtml, type HtmlOutcome } from './follow-html';
@@ -109,20 +109,9 @@ async function fetchAndRecordHeld(
   let archived: ArchivedResponse;
   let html: HtmlOutcome | null = null;
   try {
-    if (isHtmlPage(res, entry)) {
-      const plan = await planArchive(r, res, entry.prior);
-      if (plan.original === null)
-        ({ archived, html } = await followHtml(r, host, entry, res, fetchedAt, { plan }));
-      else {
-        archived = await archiveResponse(r, res, fetchedAt, entry.prior, plan);
-        // A copy of another URL's body: its relative links may lead elsewhere. A copy of this
-        // URL's own earlier capture that is not the prior capture its entry carries (an agent
-        // killed after archiving the page, before its links were written and its progress
-        // recorded): those links may never have been queued.
-        if (bodyIsNews(archived) || plan.original.recordId !== entry.prior?.recordId)
-          ({ html } = await followHtml(r, host, entry, res, fetchedAt, { archived }));
-      }
-    } else archived = await archiveResponse(r, res, fetchedAt, entry.prior);
+    if (isHtmlPage(res, entry))
+      ({ archived, html } = await followHtml(r, host, entry, res, fetchedAt));
+    else archived = await archiveResponse(r, res, fetchedAt, entry.prior);
   } catch (err) {
     // Disk full or failing: no record, so no row may point at one; the lease fails at this URL.
     if (!isWarcWriteFailure(err)) throw err;

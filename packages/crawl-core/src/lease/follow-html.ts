@@ -4,11 +4,10 @@ import { headerValue, type HttpResponse } from '../fetch/http-client';
 import { ParsePoolError } from '../parse/parse-pool';
 import type { PageTaskResult } from '../parse/page-task';
 import {
+  archiveInput,
   archiveResponse,
-  recordStored,
-  toExchange,
+  placeArchive,
   type ArchivedResponse,
-  type ArchivePlan,
 } from './archive-response';
 import { trapDropsByRule } from './lease-run';
 import { screenLinks } from '../quality/screen-urls';
@@ -22,17 +21,16 @@ export interface HtmlOutcome {
 }
 
 /**
- * How the page is archived: stored in full per `plan` (its records are built in the worker,
- * with the parse), or already archived (a revisit whose links are still news).
- */
-export type HtmlArchive = { plan: ArchivePlan } | { archived: ArchivedResponse };
-
-/**
- * Handles a fetched HTML page off the event loop: one worker task builds its WARC records
- * (when it is stored in full), parses it, normalizes its links and encodes its text; here the
- * records are appended, the links enqueued (their hosts' DNS resolved ahead of their leases)
- * and the page published to the `pages.parsed` feed (a noindex page without its text). When
- * the worker fails, the page is still archived here, with a `parse_<code>` error.
+ * Archives and follows a fetched HTML page off the event loop: one worker task hashes it,
+ * builds its WARC records and parses it (its links normalized, its text encoded); here the
+ * content index is asked, the records appended, the links enqueued (their hosts' DNS resolved
+ * ahead of their leases) and the page published to the `pages.parsed` feed (a noindex page
+ * without its text). A page that repeats a capture whose links were already followed — the
+ * URL's own prior one — is archived as a revisit and not followed (`html` null); a copy of
+ * another URL's body is followed (its relative links may lead elsewhere), and so is a copy of
+ * this URL's own earlier capture that is not the prior its entry carries (an agent killed after
+ * archiving the page, before its links were written). When the worker fails, the page is still
+ * archived, with a `parse_<code>` error.
  */
 export async function followHtml(
   r: AgentResources,
@@ -40,13 +38,10 @@ export async function followHtml(
   entry: LeasedUrl,
   res: HttpResponse,
   fetchedAt: Date,
-  how: HtmlArchive,
-): Promise<{ archived: ArchivedResponse; html: HtmlOutcome }> {
-  const plan = 'plan' in how ? how.plan : null;
-  const already = 'archived' in how ? how.archived : null;
+): Promise<{ archived: ArchivedResponse; html: HtmlOutcome | null }> {
+  const archive = archiveInput(r, res, fetchedAt, entry.prior);
   let result: PageTaskResult;
   try {
-    const { body: _body, ...exchange } = toExchange(res, fetchedAt);
     result = await r.parsePool.page({
       page: {
         url: entry.url,
@@ -56,7 +51,6 @@ export async function followHtml(
           .filter(([k]) => k.toLowerCase() === 'x-robots-tag')
           .map(([, v]) => v),
         productToken: r.config.CRAWLER_UA_TOKEN,
-        contentSha256: plan?.contentHash ?? already?.contentHash ?? '',
       },
       depth: entry.depth,
       hops: entry.hops,
@@ -67,18 +61,27 @@ export async function followHtml(
         maxHops: r.config.CRAWLER_MAX_HOPS,
       },
       parseMaxBytes: r.config.PARSE_MAX_BYTES,
-      record: plan ? { exchange, gzipLevel: r.warc.gzipLevel } : null,
+      archive,
     });
   } catch (err) {
     if (!(err instanceof ParsePoolError)) throw err;
-    const archived = already ?? (await archiveResponse(r, res, fetchedAt, entry.prior, plan!));
+    const archived = await archiveResponse(r, res, fetchedAt, entry.prior);
     return { archived, html: { errorCode: `parse_${err.reason}`, simhash: '', title: '' } };
   }
-  const archived =
-    already ??
-    (await recordStored(r, res, fetchedAt, plan!, await r.warc.writeBuiltExchange(result.record!)));
+  const archived = await placeArchive(
+    r,
+    res,
+    fetchedAt,
+    { ...archive, body: res.body },
+    result.archive!,
+  );
+  const followed =
+    archived.recordType === 'response' ||
+    archived.duplicateOf !== '' ||
+    archived.refersTo !== entry.prior?.recordId;
+  if (!result.parsed || !followed) return { archived, html: null };
 
-  const { page, found } = result;
+  const { page, found } = result.parsed;
   // A page that answers like the host's missing pages: neither followed nor fed.
   const quality = r.quality.get(host);
   const soft404 = quality?.isSoft404(res.status, page.simhash, page.title) ?? false;
@@ -86,7 +89,7 @@ export async function followHtml(
   const novelty = quality && !soft404 ? r.quality.novelty(host, entry, found.urls) : null;
   const judged = quality?.judgePage(
     entry.url,
-    { simhash: page.simhash, title: page.title, textShape: result.textShape, novelty },
+    { simhash: page.simhash, title: page.title, textShape: result.parsed.textShape, novelty },
     soft404,
   );
   if (soft404) {
@@ -130,7 +133,7 @@ export async function followHtml(
       depth: entry.depth,
       agent_id: r.config.agentId,
     },
-    { json: result.textJson, bytes: result.textBytes },
+    { json: result.parsed.textJson, bytes: result.parsed.textBytes },
   );
   return { archived, html: { errorCode: '', simhash: page.simhash, title: page.title } };
 }

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
-import { buildExchange, type BuiltExchange, type HttpExchange } from '@crawler/adapters/warc';
 import type { TrapLimits } from '@crawler/domain/traps';
+import {
+  archiveTask,
+  type ArchiveTaskInput,
+  type ArchiveTaskResult,
+} from '../archive/archive-task';
 import { discoverLinks, type DiscoveredLinks } from './discover-links';
 import { parsePage, toExtractedPage, type ParsedPage, type ParsePageInput } from './parse-page';
 
@@ -16,14 +20,22 @@ export interface PageTaskInput {
   /** Most bytes of the body parsed (PARSE_MAX_BYTES); the record keeps the whole body. */
   parseMaxBytes?: number;
   /**
-   * When the page is stored in full: its exchange (the body is `page.body`), to build the WARC
-   * response and request records here (digests, gzip) with the writer's gzip level.
+   * When the page is to be archived: its exchange (the body is `page.body`), to hash it and
+   * build its WARC records here ({@link archiveTask}); null for a page archived elsewhere.
    */
-  record: { exchange: Omit<HttpExchange, 'body'>; gzipLevel: number } | null;
+  archive: Omit<ArchiveTaskInput, 'body'> | null;
 }
 
-/** What {@link pageTask} gives back: small, plain data, and the bulky parts pre-encoded. */
+/** What {@link pageTask} gives back: the archive's records and decision, and the parse. */
 export interface PageTaskResult {
+  /** When asked for: how the page is archived, with its records. */
+  archive: ArchiveTaskResult | null;
+  /** The parse; null for a page that repeats the URL's own prior capture (no news in it). */
+  parsed: PageParse | null;
+}
+
+/** A page's parse: small, plain data, and the bulky parts pre-encoded. */
+export interface PageParse {
   /** The parsed page without its text and raw links (see `textJson` and `found`). */
   page: Omit<ParsedPage, 'text' | 'links'>;
   /**
@@ -35,8 +47,6 @@ export interface PageTaskResult {
   textBytes: number;
   /** The page's links: normalized, deduplicated, trap rules applied. */
   found: DiscoveredLinks;
-  /** The WARC records, when asked for. */
-  record: BuiltExchange | null;
   /**
    * Digest of the page's text with digit runs abstracted (16 hex): pages that differ only in
    * their numbers (a calendar's months, a pager's empty pages) share it.
@@ -45,22 +55,23 @@ export interface PageTaskResult {
 }
 
 /**
- * Builds the page's WARC records (when asked), parses it, discovers its links and encodes its
- * text for the feed: the work that would otherwise hold the agent's event loop for most of a
- * page's CPU time. Pure: the same input gives the same result (but for record ids).
+ * Hashes the page and builds its WARC records (when asked), then parses it, discovers its links
+ * and encodes its text for the feed: the work that would otherwise hold the agent's event loop
+ * for most of a page's CPU time. A page identical to the URL's prior capture is not parsed (its
+ * links were followed then). Pure: the same input gives the same result (but for record ids).
  */
 export async function pageTask(input: PageTaskInput): Promise<PageTaskResult> {
-  const record = input.record
-    ? await buildExchange(
-        { ...input.record.exchange, body: input.page.body },
-        input.record.gzipLevel,
-      )
+  const archive = input.archive
+    ? await archiveTask({ ...input.archive, body: input.page.body })
     : null;
+  if (archive?.ofPrior) return { archive, parsed: null };
   const body = input.page.body;
   const max = input.parseMaxBytes ?? body.byteLength;
-  const { text, links, ...page } = parsePage(
-    body.byteLength > max ? { ...input.page, body: body.subarray(0, max) } : input.page,
-  );
+  const { text, links, ...page } = parsePage({
+    ...input.page,
+    ...(archive ? { contentSha256: archive.contentHash } : {}),
+    ...(body.byteLength > max ? { body: body.subarray(0, max) } : {}),
+  });
   const found = discoverLinks(
     input.page.url,
     toExtractedPage({ ...page, text: '', links }),
@@ -70,12 +81,14 @@ export async function pageTask(input: PageTaskInput): Promise<PageTaskResult> {
   );
   const fed = page.robots.noindex ? '' : text;
   return {
-    page,
-    textJson: Buffer.from(JSON.stringify(fed)),
-    textBytes: Buffer.byteLength(fed),
-    found,
-    record,
-    textShape: textShapeOf(text),
+    archive,
+    parsed: {
+      page,
+      textJson: Buffer.from(JSON.stringify(fed)),
+      textBytes: Buffer.byteLength(fed),
+      found,
+      textShape: textShapeOf(text),
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { workerFile } from '@crawler/adapters/workers';
 import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
 import type { ParsedPage, ParsePageInput } from './parse-page';
 import type { PageTaskInput, PageTaskResult } from './page-task';
+import type { ArchiveTaskInput, ArchiveTaskResult } from '../archive/archive-task';
 
 /** Why a parse failed, as recorded (`parse_<reason>` is a page's error code). */
 export type ParsePoolErrorCode =
@@ -81,6 +82,15 @@ export interface ParsePool {
    * caller keeps it, to archive the page itself if the worker fails.
    */
   page(input: PageTaskInput, options?: Omit<ParseCallOptions, 'transfer'>): Promise<PageTaskResult>;
+  /**
+   * Runs `archiveTask` in a worker (SHA-256 and WARC records of a response that is not parsed:
+   * robots.txt, redirects, errors, sitemaps, binaries…), with the same slots, time limit and
+   * errors as {@link parse}. The body is copied: the caller keeps it.
+   */
+  archive(
+    input: ArchiveTaskInput,
+    options?: Omit<ParseCallOptions, 'transfer'>,
+  ): Promise<ArchiveTaskResult>;
   /** Parses waiting for a free thread. */
   readonly queued: number;
   /** Tasks handed to a thread now (running or next in its queue). */
@@ -116,7 +126,7 @@ function workerDied(err: unknown): boolean {
 }
 
 /**
- * Starts a pool of worker threads that run `parsePage` and `pageTask` (piscina). The pool hands
+ * Starts a pool of worker threads that run `parsePage`, `pageTask` and `archiveTask` (piscina). The pool hands
  * each thread up to `tasksPerThread` tasks and queues the rest in FIFO order, so a task's
  * timeout starts when it is handed to a thread. Workers run the compiled `parse-worker.js` next to the bundle in production and
  * load the TypeScript parser through tsx from source (vitest, `node --import tsx`): see
@@ -127,7 +137,8 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
   const tasksPerThread = Math.max(1, Math.floor(options.tasksPerThread ?? 32));
   const slots = threads * tasksPerThread;
-  type Pool = Piscina<ParsePageInput | PageTaskInput, ParsedPage | PageTaskResult>;
+  type Input = ParsePageInput | PageTaskInput | ArchiveTaskInput;
+  type Pool = Piscina<Input, ParsedPage | PageTaskResult | ArchiveTaskResult>;
   const makePool = (): Pool => {
     const pool: Pool = new Piscina({
       filename: workerFile(import.meta.url, 'parse-worker'),
@@ -190,9 +201,9 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
 
   /** Runs one task (`name`: the worker's export) in a thread, within its time limit. */
   const run = async <R>(
-    name: 'default' | 'pageTask',
+    name: 'default' | 'pageTask' | 'archiveTask',
     url: string,
-    input: ParsePageInput | PageTaskInput,
+    input: Input,
     call: ParseCallOptions,
     buffer: ArrayBuffer | null,
   ): Promise<R> => {
@@ -260,6 +271,12 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
       return accept(
         inSlot(() => run<PageTaskResult>('pageTask', input.page.url, input, call, null)),
+      );
+    },
+    archive(input, call = {}) {
+      if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
+      return accept(
+        inSlot(() => run<ArchiveTaskResult>('archiveTask', input.exchange.url, input, call, null)),
       );
     },
     get queued() {

@@ -83,10 +83,11 @@ export async function probeSoft404(
         depth: 0,
         hops: 0,
         limits: DEFAULT_TRAP_LIMITS,
-        record: null,
+        parseMaxBytes: r.config.PARSE_MAX_BYTES,
+        archive: null,
       });
-      simhash = parsed.page.simhash;
-      title = parsed.page.title;
+      simhash = parsed.parsed?.page.simhash ?? '';
+      title = parsed.parsed?.page.title ?? '';
     } catch (err) {
       r.log.debug({ err, host }, 'soft-404 probe answer not parsed');
     }
