@@ -1,5 +1,4 @@
 import type { EnqueueUrl, LeasedUrl } from '@crawler/frontier';
-import { parseSitemap } from '@crawler/domain/sitemaps';
 import { DEFAULT_TRAP_LIMITS } from '@crawler/domain/traps';
 import { hostOf } from '@crawler/domain/url';
 import type { AgentResources } from '../agent-resources';
@@ -10,6 +9,8 @@ import {
   isRobotsCheck,
   releaseHeldEntries,
 } from './held-sitemap-entries';
+import { ParsePoolError } from './parse-pool';
+import { sitemapTask } from './sitemap-task';
 import { planSitemapEntries, type SitemapDrop, type SitemapPlan } from './plan-sitemap-entries';
 import { SITEMAP_LIMITS, SITEMAP_MIN_TIER } from './sitemap-limits';
 import { ROOT_STANDING, robotsNamesSitemap, type SitemapStanding } from './sitemap-scope';
@@ -73,10 +74,18 @@ export async function enqueueSitemapEntries(
     return outcome;
   }
 
-  const parsed = await parseSitemap(body, {
-    sitemapUrl: entry.url,
-    // The parser only resolves and reports here: scope is decided by planSitemapEntries.
-    scopeUrl: new URL('/robots.txt', entry.url).href,
+  const input = {
+    body,
+    options: {
+      sitemapUrl: entry.url,
+      // The parser only resolves and reports here: scope is decided by planSitemapEntries.
+      scopeUrl: new URL('/robots.txt', entry.url).href,
+    },
+  };
+  // Off the event loop; in-process only when the pool cannot (closed, a worker that failed).
+  const parsed = await r.parsePool.sitemap(input).catch((err: unknown) => {
+    if (!(err instanceof ParsePoolError)) throw err;
+    return sitemapTask(input);
   });
   const plan = await planSitemapEntries(
     parsed,

@@ -5,6 +5,11 @@ import { CrawlerError, type RetryClass } from '@crawler/domain/errors';
 import type { ParsedPage, ParsePageInput } from './parse-page';
 import type { PageTaskInput, PageTaskResult } from './page-task';
 import type { ArchiveTaskInput, ArchiveTaskResult } from '../archive/archive-task';
+import type { ParsedSitemap } from '@crawler/domain/sitemaps';
+import type { SitemapTaskInput } from './sitemap-task';
+
+/** The worker's exports the pool runs (parse-worker.ts). */
+type TaskName = 'default' | 'pageTask' | 'archiveTask' | 'sitemapTask';
 
 /** Why a parse failed, as recorded (`parse_<reason>` is a page's error code). */
 export type ParsePoolErrorCode =
@@ -91,6 +96,11 @@ export interface ParsePool {
     input: ArchiveTaskInput,
     options?: Omit<ParseCallOptions, 'transfer'>,
   ): Promise<ArchiveTaskResult>;
+  /** Runs `sitemapTask` (parseSitemap of a fetched sitemap document) in a worker; body copied. */
+  sitemap(
+    input: SitemapTaskInput,
+    options?: Omit<ParseCallOptions, 'transfer'>,
+  ): Promise<ParsedSitemap>;
   /** Parses waiting for a free thread. */
   readonly queued: number;
   /** Tasks handed to a thread now (running or next in its queue). */
@@ -126,7 +136,8 @@ function workerDied(err: unknown): boolean {
 }
 
 /**
- * Starts a pool of worker threads that run `parsePage`, `pageTask` and `archiveTask` (piscina). The pool hands
+ * Starts a pool of worker threads that run `parsePage`, `pageTask`, `archiveTask` and
+ * `sitemapTask` (piscina). The pool hands
  * each thread up to `tasksPerThread` tasks and queues the rest in FIFO order, so a task's
  * timeout starts when it is handed to a thread. Workers run the compiled `parse-worker.js` next to the bundle in production and
  * load the TypeScript parser through tsx from source (vitest, `node --import tsx`): see
@@ -137,8 +148,8 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
   const tasksPerThread = Math.max(1, Math.floor(options.tasksPerThread ?? 32));
   const slots = threads * tasksPerThread;
-  type Input = ParsePageInput | PageTaskInput | ArchiveTaskInput;
-  type Pool = Piscina<Input, ParsedPage | PageTaskResult | ArchiveTaskResult>;
+  type Input = ParsePageInput | PageTaskInput | ArchiveTaskInput | SitemapTaskInput;
+  type Pool = Piscina<Input, ParsedPage | PageTaskResult | ArchiveTaskResult | ParsedSitemap>;
   const makePool = (): Pool => {
     const pool: Pool = new Piscina({
       filename: workerFile(import.meta.url, 'parse-worker'),
@@ -201,7 +212,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
 
   /** Runs one task (`name`: the worker's export) in a thread, within its time limit. */
   const run = async <R>(
-    name: 'default' | 'pageTask' | 'archiveTask',
+    name: TaskName,
     url: string,
     input: Input,
     call: ParseCallOptions,
@@ -261,24 +272,27 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     return task;
   };
 
+  /** Accepts one task for a slot, unless the pool is closed. */
+  const submit = <R>(
+    name: TaskName,
+    url: string,
+    input: Input,
+    call: ParseCallOptions,
+    buffer: ArrayBuffer | null = null,
+  ): Promise<R> => {
+    if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
+    return accept(inSlot(() => run<R>(name, url, input, call, buffer)));
+  };
+
   return {
     parse(input, call = {}) {
-      if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
       const buffer = (call.transfer ?? true) ? movableBuffer(input.body) : null;
-      return accept(inSlot(() => run<ParsedPage>('default', input.url, input, call, buffer)));
+      return submit<ParsedPage>('default', input.url, input, call, buffer);
     },
-    page(input, call = {}) {
-      if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
-      return accept(
-        inSlot(() => run<PageTaskResult>('pageTask', input.page.url, input, call, null)),
-      );
-    },
-    archive(input, call = {}) {
-      if (closed) return Promise.reject(new ParsePoolError('closed', 'parse pool closed'));
-      return accept(
-        inSlot(() => run<ArchiveTaskResult>('archiveTask', input.exchange.url, input, call, null)),
-      );
-    },
+    page: (input, call = {}) => submit('pageTask', input.page.url, input, call),
+    archive: (input, call = {}) => submit('archiveTask', input.exchange.url, input, call),
+    sitemap: (input, call = {}) =>
+      submit('sitemapTask', input.options.sitemapUrl ?? '', input, call),
     get queued() {
       return waiting.length;
     },

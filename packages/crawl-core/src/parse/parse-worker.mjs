@@ -14,3 +14,4 @@ const worker = await tsImport('./parse-worker.ts', import.meta.url);
 export default worker.default;
 export const pageTask = worker.pageTask;
 export const archiveTask = worker.archiveTask;
+export const sitemapTask = worker.sitemapTask;
