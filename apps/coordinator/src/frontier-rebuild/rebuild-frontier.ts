@@ -138,7 +138,7 @@ async function runRebuild(
     analytics,
     frontier,
     blockRules,
-    // As the agent applies them (lease/follow-html.ts), with the crawl's max depth in effect.
+    // As the agent applies them (pipeline/links-step.ts), with the crawl's max depth in effect.
     limits: {
       maxUrlLength: 2048,
       maxPathSegments: 16,

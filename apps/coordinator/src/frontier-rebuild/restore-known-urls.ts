@@ -8,7 +8,7 @@ const URLS_PAGE = 5000;
 /** Parsed pages (rows of `pages`, each with up to 1,000 links) read per query. */
 const PAGES_PAGE = 1000;
 
-/** The answers an agent retries (fetch-and-record.ts): a failed last attempt worth another. */
+/** The answers an agent retries (pipeline/telemetry-step.ts, pipeline/fetch-step.ts): a failed last attempt worth another. */
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** Error codes of attempts the agent retries or backs off from (fetch-error.ts, truncations). */
 const RETRY_CODES = new Set([

@@ -3,7 +3,7 @@ import type { TelemetryRow } from '@crawler/domain/messages';
 import { WarcError } from '@crawler/adapters/warc';
 import type { AgentResources } from '../agent-resources';
 import type { HttpResponse } from '../fetch/http-client';
-import { archiveResponse, type ArchivedResponse } from '../lease/archive-response';
+import { archiveResponse, type ArchivedResponse } from './archive-response';
 import { responseFields, telemetryRow } from '../telemetry/telemetry-row';
 
 /**

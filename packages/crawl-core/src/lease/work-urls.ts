@@ -1,14 +1,12 @@
 import type { HostLease } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
-import { crawlDelayMs, robotsAllows, type RobotsState } from '../robots/robots-cache';
+import { crawlDelayMs, type RobotsState } from '../robots/robots-cache';
 import { probeSoft404 } from '../quality/probe-soft-404';
-import { screenLeasedUrl } from '../quality/screen-urls';
 import { ConnectionPool } from './connection-pool';
-import { takeRobotsCheck } from '../parse/held-sitemap-entries';
-import { ensureRobots } from './ensure-robots';
-import { fetchAndRecord } from './fetch-and-record';
+import { ensureRobots } from '../robots/ensure-robots';
+import { runUrl } from '../pipeline/run-url';
 import type { HostPacer } from './host-pacer';
-import { recordDenied, robotsUnavailable, stopStartingAt, type LeaseRun } from './lease-run';
+import { robotsUnavailable, stopStartingAt, type LeaseRun } from './lease-run';
 
 /**
  * Works a lease's URLs over its connections (connection-pool.ts: one, or the host's
@@ -16,7 +14,8 @@ import { recordDenied, robotsUnavailable, stopStartingAt, type LeaseRun } from '
  * - a turn starts at most one request: robots.txt of an origin not yet settled (at the depth of
  *   the URL that needed it; its `Sitemap:` lines are enqueued at that depth), the host's one
  *   soft-404 probe (after its first page, so that page is not delayed), or the next URL in lease
- *   order. A URL robots.txt denies or the quality rules skip is done without a request. Where
+ *   order, which goes its way through the pipeline's steps (pipeline/run-url.ts). A URL
+ *   robots.txt denies or the quality rules skip is done without a request. Where
  *   several connections open, robots.txt and the probe come first, one at a time (openPool);
  * - no turn is waited for that could only start after the lease's last start
  *   (`stopStartingAt`), and no request starts once the agent stops (drain), an operator blocks
@@ -131,35 +130,29 @@ export async function workUrls(
     const robots = robotsOf.get(origins[next]!);
     if (!robots || robots instanceof Promise) return true;
     const i = next++;
-    const entry = urls[i]!;
-    // A check queued for sitemap entries held back for this origin: robots.txt, settled above,
-    // releases or drops them (parse/held-sitemap-entries.ts); no request.
-    if (await takeRobotsCheck(r, entry)) {
-      finish(i);
-      return true;
+    const outcome = await runUrl({
+      r,
+      host: lease.host,
+      entry: urls[i]!,
+      pacer: conn,
+      multiConnection: pool.multiConnection,
+      robots,
+    });
+    switch (outcome.kind) {
+      case 'retry':
+        failures.push({ index: i, error: outcome.error, retryAfterMs: outcome.retryAfterMs });
+        return false;
+      case 'cut':
+        return false; // not done: back at the head of the host's queue
+      case 'stop':
+        run.extraDelayMs = outcome.delayMs;
+        return false;
+      case 'skip':
+        finish(i);
+        return true;
+      case 'done':
+        break;
     }
-    if (!robotsAllows(robots, entry.url)) {
-      recordDenied(r, lease.host, entry);
-      finish(i);
-      return true;
-    }
-    const screen = await screenLeasedUrl(r, lease.host, entry);
-    if (screen.kind === 'skip') {
-      finish(i);
-      return true;
-    }
-    if (screen.kind === 'stop') {
-      run.extraDelayMs = screen.delayMs;
-      return false;
-    }
-    const outcome = await r.leases.fetch(() =>
-      fetchAndRecord(r, lease.host, entry, conn, pool.multiConnection),
-    );
-    if (outcome.retry) {
-      failures.push({ index: i, ...outcome.retry });
-      return false;
-    }
-    if (outcome.cut) return false; // not done: back at the head of the host's queue
     finish(i);
     if (!probeArmed && r.quality.get(lease.host)?.needsProbe()) {
       probeArmed = true;

@@ -1,7 +1,7 @@
 import { TELEMETRY_ROW_DEFAULTS, type TelemetryRow } from '@crawler/domain/messages';
 import type { AgentResources } from '../agent-resources';
 import type { HttpResponse } from '../fetch/http-client';
-import type { ArchivedResponse } from '../lease/archive-response';
+import type { ArchivedResponse } from '../archive/archive-response';
 
 /** Where a telemetry row's fetch was made: the URL's identity, its depth and the time. */
 export interface TelemetryBase {

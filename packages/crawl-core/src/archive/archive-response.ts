@@ -3,11 +3,7 @@ import type { TelemetryRow } from '@crawler/domain/messages';
 import type { HttpExchange, WarcLocation } from '@crawler/adapters/warc';
 import type { AgentResources } from '../agent-resources';
 import type { HttpResponse } from '../fetch/http-client';
-import {
-  archiveTask,
-  type ArchiveTaskInput,
-  type ArchiveTaskResult,
-} from '../archive/archive-task';
+import { archiveTask, type ArchiveTaskInput, type ArchiveTaskResult } from './archive-task';
 import { ParsePoolError } from '../parse/parse-pool';
 
 export interface ArchivedResponse {

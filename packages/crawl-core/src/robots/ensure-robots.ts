@@ -3,11 +3,11 @@ import type { AgentResources } from '../agent-resources';
 import { enqueueRobotsSitemaps } from '../parse/enqueue-robots-sitemaps';
 import { FetchError } from '../fetch/fetch-error';
 import { headerValue, type HttpResponse } from '../fetch/http-client';
-import type { RobotsState } from '../robots/robots-cache';
-import type { HostPacer } from './host-pacer';
+import type { RobotsState } from './robots-cache';
+import type { HostPacer } from '../lease/host-pacer';
 import { telemetryRow } from '../telemetry/telemetry-row';
 import { archiveForTelemetry } from '../archive/warc-failure';
-import { isAddressRefusal, type AddressRefusal } from './lease-run';
+import { isAddressRefusal, type AddressRefusal } from '../lease/lease-run';
 
 const MAX_ROBOTS_REDIRECTS = 5;
 
