@@ -14,8 +14,7 @@ export class BodySink {
   size = 0;
 
   constructor(exact: number | null) {
-    // A whole ArrayBuffer of its own (not the pool's): the parse pool can move it to a worker.
-    this.whole = exact !== null && exact > 0 ? Buffer.allocUnsafeSlow(exact) : null;
+    this.whole = exact !== null && exact > 0 ? sharedBuffer(exact) : null;
   }
 
   add(chunk: Buffer): void {
@@ -25,9 +24,24 @@ export class BodySink {
   }
 
   body(): Buffer {
-    if (!this.whole) return Buffer.concat(this.chunks, this.size);
-    return this.size === this.whole.length ? this.whole : this.whole.subarray(0, this.size);
+    if (this.whole)
+      return this.size === this.whole.length ? this.whole : this.whole.subarray(0, this.size);
+    if (this.size === 0) return Buffer.alloc(0);
+    const body = sharedBuffer(this.size);
+    let at = 0;
+    for (const c of this.chunks) at += c.copy(body, at);
+    return body;
   }
+}
+
+/**
+ * A body's memory, shared: the parse pool's workers read it in place (a SharedArrayBuffer is
+ * shared, not copied, when a task is posted), while the agent keeps it to archive the response
+ * itself should a worker fail. Structured-cloning an 80 KB body costs ~60 µs and a 10 MB one
+ * ~7 ms of the event loop; sharing it, ~5 µs whatever its size.
+ */
+function sharedBuffer(bytes: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(bytes));
 }
 
 /**

@@ -199,6 +199,24 @@ describe('HttpClient: hostile bodies', () => {
     expect(sent.bytes).toBeLessThan(16 * MiB);
   });
 
+  it('reads bodies into shared memory, which a worker reads in place (no copy)', async () => {
+    const server = await startServer((res, path) => {
+      const body = Buffer.alloc(100_000, 0x63);
+      if (path === '/length') res.writeHead(200, { 'content-length': String(body.length) });
+      else res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.end(path === '/length' ? body : gzipSync(body));
+    });
+    const client = makeClient();
+    for (const path of ['/length', '/gzip']) {
+      const res = await client.get(`${server.url}${path}`);
+      expect([path, res.body.length, res.body.buffer instanceof SharedArrayBuffer]).toEqual([
+        path,
+        100_000,
+        true,
+      ]);
+    }
+  });
+
   it('reads the first maxBodyBytes of an announced oversize body when asked (robots.txt)', async () => {
     const { server, sent } = await startBigServer(4 * MiB, true);
     const res = await makeClient({ maxBodyBytes: MiB }).get(

@@ -143,8 +143,10 @@ describe('createParsePool', () => {
   });
 
   it('reports a worker that runs out of memory as worker_failed, and recovers', async () => {
-    // The streaming parse reads a 10 MB page within 32 MB of heap; 16 MB is too little.
-    const tight = createParsePool({ threads: 1, maxHeapMb: 16 });
+    // The streaming parse reads a 10 MB page within 32 MB of heap; 24 MB is too little for it,
+    // yet room for a worker to start (a fresh worker capped at 16 MB could run out while it
+    // loads its modules on a loaded machine, before any page).
+    const tight = createParsePool({ threads: 1, maxHeapMb: 24 });
     try {
       const big = input(1, encode(samplePage(6, 10 * 1024 * 1024)));
       expect((await rejection(tight.parse(big))).reason).toBe('worker_failed');

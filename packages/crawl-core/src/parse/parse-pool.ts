@@ -83,20 +83,21 @@ export interface ParsePool {
   parse(input: ParsePageInput, options?: ParseCallOptions): Promise<ParsedPage>;
   /**
    * Runs `pageTask` in a worker (WARC records, parse, links, feed text of one page), with the
-   * same slots, time limit and errors as {@link parse}. The body is copied, not moved: the
-   * caller keeps it, to archive the page itself if the worker fails.
+   * same slots, time limit and errors as {@link parse}. The body is not moved: the caller keeps
+   * it, to archive the page itself if the worker fails. A body in a SharedArrayBuffer (the HTTP
+   * client's are) is shared with the worker, any other copied.
    */
   page(input: PageTaskInput, options?: Omit<ParseCallOptions, 'transfer'>): Promise<PageTaskResult>;
   /**
    * Runs `archiveTask` in a worker (SHA-256 and WARC records of a response that is not parsed:
    * robots.txt, redirects, errors, sitemaps, binaries…), with the same slots, time limit and
-   * errors as {@link parse}. The body is copied: the caller keeps it.
+   * errors as {@link parse}. The body is kept by the caller, shared or copied as for {@link page}.
    */
   archive(
     input: ArchiveTaskInput,
     options?: Omit<ParseCallOptions, 'transfer'>,
   ): Promise<ArchiveTaskResult>;
-  /** Runs `sitemapTask` (parseSitemap of a fetched sitemap document) in a worker; body copied. */
+  /** Runs `sitemapTask` (parseSitemap of a fetched sitemap document) in a worker, as `archive`. */
   sitemap(
     input: SitemapTaskInput,
     options?: Omit<ParseCallOptions, 'transfer'>,
