@@ -45,14 +45,14 @@ function watchHashes(): void {
   (crypto as { createHash: typeof crypto.createHash }).createHash = (...args) => {
     const h = original(...args);
     const update = h.update.bind(h);
-    h.update = ((data: crypto.BinaryLike) => {
+    h.update = (data: crypto.BinaryLike) => {
       seen.push({
         fn: `createHash(${args[0]})`,
         bytes: sizeOf(data),
         stack: new Error().stack ?? '',
       });
       return update(data);
-    });
+    };
     return h;
   };
   restore.push(() => ((crypto as { createHash: typeof crypto.createHash }).createHash = original));
