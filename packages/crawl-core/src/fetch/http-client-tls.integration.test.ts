@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -34,7 +35,10 @@ interface TlsServer {
   handshakes: { total: number; resumed: number };
 }
 
-async function startHttps(certificate: TestCertificate): Promise<TlsServer> {
+async function startHttps(
+  certificate: TestCertificate,
+  at: { ip: string; port: number } = { ip: '127.0.0.1', port: 0 },
+): Promise<TlsServer> {
   const requests: string[] = [];
   const handshakes = { total: 0, resumed: 0 };
   const server = createServer({ ...certificate }, (req, res) => {
@@ -45,10 +49,11 @@ async function startHttps(certificate: TestCertificate): Promise<TlsServer> {
     handshakes.total++;
     if (socket.isSessionReused()) handshakes.resumed++;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(at.port, at.ip, resolve));
   servers.push(server);
   const { port } = server.address() as AddressInfo;
-  return { url: `https://127.0.0.1:${port}`, requests, handshakes };
+  const url = port === 443 ? `https://${at.ip}` : `https://${at.ip}:${port}`;
+  return { url, requests, handshakes };
 }
 
 function makeClient(opts: Partial<HttpClientOptions> = {}): HttpClient {
@@ -85,6 +90,16 @@ describe('HttpClient over TLS', () => {
     expect(res.body.toString()).toBe('hello');
     expect(res.tls?.protocol).toBe('TLSv1.3');
     expect(res.tls?.cipherSuite).toMatch(/^TLS_[A-Z0-9_]+$/);
+  });
+
+  it('says which protocol and cipher answered on the default port too (no port in the URL)', async () => {
+    // A loopback address of its own, so the test may take port 443 (the tests run as root).
+    const ip = `127.${randomInt(128, 250)}.${randomInt(1, 250)}.${randomInt(1, 250)}`;
+    const server = await startHttps(ca.issue([ip]), { ip, port: 443 });
+    expect(server.url).toBe(`https://${ip}`);
+    const res = await makeClient().get(`${server.url}/page`);
+    expect(res.status).toBe(200);
+    expect(res.tls?.protocol).toBe('TLSv1.3');
   });
 
   it('refuses a certificate no trusted CA signed, one for another name, and any without the CA (tls_error)', async () => {

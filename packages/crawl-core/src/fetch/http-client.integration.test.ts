@@ -189,6 +189,21 @@ describe('HttpClient: hostile bodies', () => {
     expect(sent.bytes).toBeLessThan(MiB / 2);
   });
 
+  it('reads no body of a 304 whatever its Content-Length says, and calls it whole', async () => {
+    const server = await startServer((res, path) => {
+      res
+        .writeHead(304, {
+          etag: '"x"',
+          'content-length': String(path === '/big' ? 64 * MiB : 1000),
+        })
+        .end();
+    });
+    for (const path of ['/small', '/big']) {
+      const res = await makeClient({ maxBodyBytes: MiB }).get(`${server.url}${path}`);
+      expect([path, res.status, res.truncated, res.body.length]).toEqual([path, 304, null, 0]);
+    }
+  });
+
   it('stops a chunked body over the cap at the cap', async () => {
     const { server, sent } = await startBigServer(64 * MiB, false);
     const res = await makeClient({ maxBodyBytes: MiB }).get(`${server.url}/chunked`);

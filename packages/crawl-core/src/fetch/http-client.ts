@@ -94,7 +94,10 @@ export class HttpClient {
   private readonly multiDispatcher: Agent;
   /** host name → last IP connected, for telemetry and per-IP politeness. */
   private readonly lastIp = new Map<string, string>();
-  /** `host:port` → what its last TLS connection negotiated. */
+  /**
+   * `host:port` → what its last TLS handshake negotiated (per origin, not per connection: an
+   * origin's connections from one client negotiate alike unless the server varies them).
+   */
   private readonly lastTls = new Map<string, TlsFacts>();
   /** Decoded bodies held at once (null: unbounded). */
   readonly bodyBudget: BodyBudget | null;
@@ -149,7 +152,7 @@ export class HttpClient {
       connector(options, (...args) => {
         const socket = args[1];
         if (socket && 'getCipher' in socket)
-          this.rememberTls(`${options.hostname}:${options.port}`, socket);
+          this.rememberTls(tlsKey(options.hostname, options.port), socket);
         callback(...args);
       });
     const pool = (connections: number) =>
@@ -252,7 +255,17 @@ export class HttpClient {
       encoding = (headerValue(headers, 'content-encoding') ?? '').trim().toLowerCase();
       const length = Number(headerValue(headers, 'content-length') ?? NaN);
       const contentLength = Number.isSafeInteger(length) && length >= 0 ? length : null;
-      if (contentLength !== null && contentLength > this.opts.maxBodyBytes && !opts.readOversize) {
+      const mayHaveBody = res.statusCode >= 200 && res.statusCode !== 204 && res.statusCode !== 304;
+      if (!mayHaveBody) {
+        // A 304 or 204 has no body whatever its Content-Length says (RFC 9110 lets a 304 carry
+        // the representation's); reading one would fail as a hang-up.
+        res.body.destroy();
+        ({ body, truncated } = { body: Buffer.alloc(0), truncated: null });
+      } else if (
+        contentLength !== null &&
+        contentLength > this.opts.maxBodyBytes &&
+        !opts.readOversize
+      ) {
         // Over the cap decoded too (decoding never shrinks a body below its wire size in
         // practice): not a byte of it is read; the connection is closed.
         res.body.destroy();
@@ -286,10 +299,7 @@ export class HttpClient {
       // Time spent waiting for body budget is the agent's, not the server's (the pacer's 10×).
       fetchMs: performance.now() - started - waitedMs,
       ip: this.ipOf(u.hostname),
-      tls:
-        u.protocol === 'https:'
-          ? (this.lastTls.get(`${u.hostname}:${u.port || '443'}`) ?? null)
-          : null,
+      tls: u.protocol === 'https:' ? (this.lastTls.get(tlsKey(u.hostname, u.port)) ?? null) : null,
     };
     if (reservation) {
       if (!opts.holdBody) reservation.release();
@@ -398,6 +408,14 @@ export class HttpClient {
     if (this.lastIp.size > 100_000) this.lastIp.clear();
     this.lastIp.set(host, ip);
   }
+}
+
+/**
+ * One key for an origin's TLS facts, as undici's connector names it (host without IPv6
+ * brackets, port '' for the default) and as a request's URL does.
+ */
+function tlsKey(hostname: string, port: string): string {
+  return `${hostname.replace(/^\[|\]$/g, '')}:${port || '443'}`;
 }
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Array<[string, string]> {

@@ -31,6 +31,8 @@ export const fetchStep: Step<UrlContext, FetchedUrl> = {
         multiConnection: ctx.multiConnection,
         holdBody: true,
         cut: r.cut,
+        // A sitemap file may be 50 MB: its first FETCH_MAX_BODY_BYTES still list entries.
+        readOversize: entry.source === 'sitemap-file',
       });
       pacer.done(res.fetchMs);
       r.counters.fetched++;
