@@ -258,8 +258,9 @@ export class HttpClient {
       const mayHaveBody = res.statusCode >= 200 && res.statusCode !== 204 && res.statusCode !== 304;
       if (!mayHaveBody) {
         // A 304 or 204 has no body whatever its Content-Length says (RFC 9110 lets a 304 carry
-        // the representation's); reading one would fail as a hang-up.
-        res.body.destroy();
+        // the representation's); reading one would fail as a hang-up. Its empty body is
+        // consumed, which keeps the connection alive.
+        await res.body.dump();
         ({ body, truncated } = { body: Buffer.alloc(0), truncated: null });
       } else if (
         contentLength !== null &&
@@ -267,8 +268,9 @@ export class HttpClient {
         !opts.readOversize
       ) {
         // Over the cap decoded too (decoding never shrinks a body below its wire size in
-        // practice): not a byte of it is read; the connection is closed.
-        res.body.destroy();
+        // practice): not a byte of it is read; the connection is closed (the abort this raises
+        // on the body is ours, not an error to report).
+        res.body.on('error', () => undefined).destroy();
         ({ body, truncated } = { body: Buffer.alloc(0), truncated: 'length' });
       } else
         ({ body, truncated, reservation, waitedMs } = await this.readBody(
