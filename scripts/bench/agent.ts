@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +11,10 @@ import { loadConfig, type Config } from '@crawler/domain/config';
 import { telemetryStreamKey } from '@crawler/domain/messages';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/adapters/redis';
 import { frontierEntry } from '@crawler/domain/url';
-import { measureCeiling } from './ceiling-phase';
+import { ceilingComparison, measureCeilings } from './ceiling-phase';
 import { formatSummary, profileFiles, summarizeProfiles } from './cpuprofile-summary';
 import { measureChild } from './measure-child';
-import { scoreWeb, webBenchArgs, webBenchOptions } from './web-bench';
+import { scoreWeb, setUpWeb, webBenchArgs, webBenchOptions } from './web-bench';
 import { startWebChild, type WebChild } from './web-child';
 import { round1, round2, windowCounts } from './window-counts';
 
@@ -30,11 +31,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const { values } = parseArgs({
     args,
     options: {
-      ...webBenchOptions({
-        hosts: 2000,
-        seconds: 60,
-        gapMs: loadConfig({}).CRAWLER_DEFAULT_GAP_MS,
-      }),
+      // Issue 21's web: 5,000 hosts, a 0.5 s gap (`--web simple --hosts 2000 --gap-ms 1000`
+      // for the earlier figures).
+      ...webBenchOptions({ hosts: 5000, seconds: 60, gapMs: 500 }),
       processes: { type: 'string', default: '1' },
       'log-level': { type: 'string', default: 'warn' },
       profile: { type: 'boolean', default: false },
@@ -49,13 +48,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const load1 = loadavg()[0] ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'bench-agent-'));
   const prefix = `bench-agent-${randomBytes(4).toString('hex')}`;
+  const metricsPort = await freePortRun(processes);
+  const setup = setUpWeb(bench.web, dir);
   const env = {
+    ...setup.env,
     ...process.env,
     REDIS_PREFIX: prefix,
     CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
     CRAWLER_DEFAULT_GAP_MS: String(gapMs),
     AGENT_MAX_HOSTS: String(Math.max(256, hosts)),
-    AGENT_METRICS_PORT: '0',
+    AGENT_METRICS_PORT: String(metricsPort),
     DATA_DIR: join(dir, 'agent-data'),
     LOG_LEVEL: values['log-level'] ?? 'warn',
   };
@@ -64,8 +66,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   let redis: RedisClient | null = null;
   try {
     // Phase 1: the agent.
-    console.error(`synthetic web: ${hosts} hosts, seed ${seed}; load average ${load1.toFixed(2)}`);
-    const web1 = await startWebChild({ root: ROOT, hosts, seed, dir: join(dir, 'web1') });
+    console.error(
+      `synthetic web (${bench.web}): ${hosts} hosts, seed ${seed}; load average ${load1.toFixed(2)}`,
+    );
+    const web1 = await startWebChild({
+      root: ROOT,
+      hosts,
+      seed,
+      dir: join(dir, 'web1'),
+      args: setup.args,
+    });
     webs.push(web1);
     redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
     await enqueueSeeds(config, redis, readFileSync(web1.seeds, 'utf8').split('\n'));
@@ -86,9 +96,14 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       env: { ...env, CRAWLER_DNS_MAP: web1.dnsMap },
       processes,
       // As npm start runs agents (glibc returns freed bodies to the OS).
-      envOf: (i) => ({ AGENT_ID: `bench-agent-${i + 1}`, MALLOC_MMAP_THRESHOLD_: '131072' }),
+      envOf: (i) => ({
+        AGENT_ID: `bench-agent-${i + 1}`,
+        AGENT_METRICS_PORT: String(metricsPort + i),
+        MALLOC_MMAP_THRESHOLD_: '131072',
+      }),
       logPath: web1.logPath,
       seconds,
+      probe: () => eventLoopActiveSeconds(metricsPort, processes),
     });
     console.error(
       `agent: start-up ${(agent.startupMs / 1000).toFixed(1)} s (cpu ${(agent.startupCpuMs / 1000).toFixed(1)} s), drain ${(agent.drainMs / 1000).toFixed(1)} s, exit ${agent.exitCode}; ` +
@@ -104,9 +119,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     const a = windowCounts(log1, agent.windowStartMs, agent.windowEndMs);
 
     // Phase 2: the ceiling, on a fresh web (cold like the agent's, an empty log).
-    const web2 = { ...bench, root: ROOT, dir: join(dir, 'web2') };
-    const ceiling = await measureCeiling({ ...web2, config, crawlLog: log1, manifest });
-    const c = ceiling.counts;
+    const ceilings = await measureCeilings({
+      ...bench,
+      root: ROOT,
+      dir: join(dir, 'ceilings'),
+      config,
+      crawlLog: log1,
+      manifest,
+      setup,
+    });
 
     if (values.profile) {
       // The window only: leave out the agent's start-up (spawn → first response).
@@ -116,9 +137,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     }
 
     const pagesPerS = a.pages / a.seconds;
-    const ceilingPagesPerS = c.pages / c.seconds;
+    const cpuMsPerPage = a.pages > 0 ? round2(agent.cpuMs / a.pages) : null;
+    const windowS = (agent.windowEndMs - agent.windowStartMs) / 1000;
     return {
       bench: 'agent',
+      web: bench.web,
       hosts,
       seconds: Number(a.seconds.toFixed(1)),
       gap_ms: gapMs,
@@ -126,32 +149,34 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       pages: a.pages,
       robots_fetches: a.robots,
       pages_per_s: round1(pagesPerS),
-      cpu_ms_per_page: a.pages > 0 ? round2(agent.cpuMs / a.pages) : null,
+      cpu_ms_per_page: cpuMsPerPage,
+      main_cpu_ms_per_page: a.pages > 0 ? round2(agent.threadsCpuMs.mainMs / a.pages) : null,
+      other_cpu_ms_per_page:
+        a.pages > 0 ? round2((agent.cpuMs - agent.threadsCpuMs.mainMs) / a.pages) : null,
+      // Busy seconds of the agents' event loops over the window, per process.
+      event_loop_utilization:
+        agent.probeDelta !== null ? round2(agent.probeDelta / (windowS * processes)) : null,
+      bytes_per_page: a.pages > 0 ? Math.round(a.bytes / a.pages) : null,
       peak_rss_mb: Math.round(agent.peakRssMb),
-      ceiling_pages: c.pages,
-      ceiling_pages_per_s: round1(ceilingPagesPerS),
-      ceiling_ratio: c.pages > 0 ? round2(pagesPerS / ceilingPagesPerS) : null,
-      ceiling_cpu_ms_per_page: c.pages > 0 ? round2(ceiling.measured.cpuMs / c.pages) : null,
+      peak_rss_mb_per_process: Math.round(agent.peakRssMb / processes),
       politeness_violations: score.politeness_violations,
       robots_violations: score.robots_violations,
       duplicate_fetches: score.duplicate_fetches,
-      ceiling_politeness_violations: ceiling.politenessViolations,
       web_expected_urls: manifest.expected.length,
       peak_pages_per_s: round1(a.peakPagesPerS),
-      ceiling_peak_pages_per_s: round1(c.peakPagesPerS),
       first_page_s: a.firstPageS,
-      ceiling_first_page_s: c.firstPageS,
       ramp_s: a.rampS,
-      ceiling_ramp_s: c.rampS,
       best_10s_pages_per_s: a.best10sPagesPerS,
       startup_s: round1(agent.startupMs / 1000),
       overrun_s: round1(agent.drainMs / 1000),
       machine_busy_pct: Math.round(agent.machineBusy * 100),
+      ...ceilingComparison({ pagesPerS, cpuMsPerPage }, ceilings),
       load_avg_1m: round2(load1),
       ...(values.profile ? { profiled: true } : {}),
     };
   } finally {
     await Promise.all(webs.map((w) => w.stop()));
+    setup.dispose();
     if (redis) {
       await deleteKeysWithPrefix(redis, prefix);
       await redis.quit();
@@ -196,4 +221,34 @@ async function telemetrySummary(redis: RedisClient, prefix: string): Promise<str
   const q = (p: number): number =>
     fetchMs[Math.min(fetchMs.length - 1, Math.floor(fetchMs.length * p))] ?? 0;
   return `${fetchMs.length} telemetry rows, fetch_ms p50 ${q(0.5)} p90 ${q(0.9)} p99 ${q(0.99)} max ${q(1)}`;
+}
+
+/** The first of `n` consecutive free TCP ports on 127.0.0.1 (the agents' metrics ports). */
+async function freePortRun(n: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    const ok = await Promise.all(Array.from({ length: n }, (_, i) => portFree(base + i)));
+    if (ok.every(Boolean)) return base;
+  }
+  throw new Error(`no run of ${n} free ports found for the agents' metrics`);
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** The agents' `crawler_event_loop_active_seconds`, summed, from their metrics endpoints. */
+async function eventLoopActiveSeconds(basePort: number, n: number): Promise<number> {
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const text = await (await fetch(`http://127.0.0.1:${basePort + i}/metrics`)).text();
+    const m = /^crawler_event_loop_active_seconds(?:\{[^}]*\})? ([0-9.e+-]+)$/m.exec(text);
+    if (!m) throw new Error(`agent ${i + 1}: no crawler_event_loop_active_seconds in /metrics`);
+    sum += Number(m[1]);
+  }
+  return sum;
 }

@@ -4,6 +4,8 @@ import { canonicalizeUrl, type Manifest, type RequestLogEntry } from '@crawler/s
 export interface CeilingHost {
   host: string;
   ip: string;
+  /** `http` or `https`, from the manifest's seed of the host (the port is the ceiling web's). */
+  scheme: 'http' | 'https';
   /** max(configured gap, the host's robots.txt Crawl-delay for our token), ms. */
   gapMs: number;
   /** Request-targets in order: the agent's own requests first, then what it did not reach. */
@@ -12,9 +14,23 @@ export interface CeilingHost {
   agentRequests: number;
 }
 
+/** The two ceilings of a bench run. */
+export type CeilingMode = 'fetch' | 'work';
+
 /** What `agent-ceiling.ts` reads: the URLs and the politeness and limits the agent used. */
 export interface CeilingPlan {
+  /**
+   * `fetch`: fetch and drop the body. `work`: also, for every response, the per-byte work an
+   * archiving crawler cannot avoid (decode, SHA-256, gzip, one tokenizer pass) in worker threads.
+   */
+  mode: CeilingMode;
+  /** A CA certificate (PEM) trusted besides Node's roots ('' for none). */
+  caPem: string;
   port: number;
+  /** The agent's lease ramp (AGENT_LEASE_RAMP_PER_S): hosts started per second. */
+  rampPerS: number;
+  /** The agent's pacer margin on top of every gap (HostPacer's SAFETY_MARGIN_MS). */
+  safetyMarginMs: number;
   userAgent: string;
   connectTimeoutMs: number;
   firstByteTimeoutMs: number;
@@ -50,6 +66,11 @@ export function buildCeilingHosts(
     if (!list) expectedByHost.set(u.hostname, (list = []));
     list.push(url);
   }
+  const schemeOf = new Map<string, 'http' | 'https'>();
+  for (const seed of manifest.seeds) {
+    const u = new URL(seed);
+    schemeOf.set(u.hostname, u.protocol === 'https:' ? 'https' : 'http');
+  }
   return manifest.hosts.map((site) => {
     const requests = (byHost.get(site.host) ?? []).sort((a, b) => a.startMs - b.startMs);
     const targets = requests.map((e) => e.target);
@@ -63,6 +84,7 @@ export function buildCeilingHosts(
     return {
       host: site.host,
       ip: site.ip,
+      scheme: schemeOf.get(site.host) ?? 'http',
       gapMs: Math.max(gapMs, Math.round((site.crawlDelayS ?? 0) * 1000)),
       targets,
       agentRequests: requests.length,

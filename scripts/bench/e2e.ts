@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -7,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@crawler/domain/config';
 import { createLogger } from '@crawler/adapters/log';
 import { oneShotCrawl } from '../../apps/coordinator/src/cli/one-shot-crawl';
-import { measureCeiling } from './ceiling-phase';
+import { ceilingComparison, measureCeilings } from './ceiling-phase';
 import { logClockMs } from './measure-child';
 import { machineCpuTicks, processCpuMs, processMemoryMb, threadCpuMs } from './proc-stats';
-import { scoreWeb, webBenchArgs, webBenchOptions } from './web-bench';
+import { scoreWeb, setUpWeb, webBenchArgs, webBenchOptions } from './web-bench';
 import { startWebChild } from './web-child';
 import { round1, round2, windowCounts } from './window-counts';
 
@@ -31,7 +32,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const { values } = parseArgs({
     args,
     options: {
-      ...webBenchOptions({ hosts: 300, seconds: 60, gapMs: 1000 }),
+      // Issue 21's web (`--web simple --hosts 300 --gap-ms 1000` for the earlier figures).
+      ...webBenchOptions({ hosts: 5000, seconds: 60, gapMs: 500 }),
       'no-ceiling': { type: 'boolean', default: false },
     },
   });
@@ -39,11 +41,21 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   const { hosts, seconds, gapMs, seed } = bench;
   const load1 = loadavg()[0] ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'bench-e2e-'));
+  const setup = setUpWeb(bench.web, dir);
   try {
-    console.error(`synthetic web: ${hosts} hosts, seed ${seed}; load average ${load1.toFixed(2)}`);
-    const web = await startWebChild({ root: ROOT, hosts, seed, dir: join(dir, 'web1') });
+    console.error(
+      `synthetic web (${bench.web}): ${hosts} hosts, seed ${seed}; load average ${load1.toFixed(2)}`,
+    );
+    const web = await startWebChild({
+      root: ROOT,
+      hosts,
+      seed,
+      dir: join(dir, 'web1'),
+      args: setup.args,
+    });
     const config = loadConfig({
       ...process.env,
+      ...setup.env,
       REDIS_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
       CRAWLER_DNS_MAP: web.dnsMap,
       CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
@@ -60,6 +72,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     const threads0 = threadCpuMs(process.pid);
     const machine0 = machineCpuTicks();
     const cpu0 = processCpuMs(process.pid);
+    const elu0 = performance.eventLoopUtilization();
     const calledAt = logClockMs();
     const summary = await oneShotCrawl(config, createLogger('bench', 'warn'), {
       seeds,
@@ -72,6 +85,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
         ),
     });
     const returnedAt = logClockMs();
+    const elu = performance.eventLoopUtilization(elu0).utilization;
     const cpuMs = processCpuMs(process.pid) - cpu0;
     const machine1 = machineCpuTicks();
     const threads1 = threadCpuMs(process.pid);
@@ -88,47 +102,52 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
         `${allPages} pages in ${((returnedAt - calledAt) / 1000).toFixed(1)} s`,
     );
 
-    const web2 = { ...bench, root: ROOT, dir: join(dir, 'web2') };
-    const ceiling = values['no-ceiling']
+    const ceilings = values['no-ceiling']
       ? null
-      : await measureCeiling({ ...web2, config, crawlLog: log, manifest });
-    const c = ceiling?.counts;
+      : await measureCeilings({
+          ...bench,
+          root: ROOT,
+          dir: join(dir, 'ceilings'),
+          config,
+          crawlLog: log,
+          manifest,
+          setup,
+        });
     const pagesPerS = a.pages / seconds;
-    const ceilingPagesPerS = c ? c.pages / c.seconds : null;
+    const cpuMsPerPage = allPages > 0 ? round2(cpuMs / allPages) : null;
     return {
       bench: 'e2e',
+      web: bench.web,
       hosts,
       seconds,
       gap_ms: gapMs,
       pages: a.pages,
       robots_fetches: a.robots,
       pages_per_s: round1(pagesPerS),
-      cpu_ms_per_page: allPages > 0 ? round2(cpuMs / allPages) : null,
+      cpu_ms_per_page: cpuMsPerPage,
+      main_cpu_ms_per_page: allPages > 0 ? round2(mainMs / allPages) : null,
+      other_cpu_ms_per_page: allPages > 0 ? round2((cpuMs - mainMs) / allPages) : null,
+      event_loop_utilization: round2(elu),
+      bytes_per_page: a.pages > 0 ? Math.round(a.bytes / a.pages) : null,
       peak_rss_mb: Math.round(peakRssMb),
-      ceiling_pages: c?.pages ?? null,
-      ceiling_pages_per_s: ceilingPagesPerS === null ? null : round1(ceilingPagesPerS),
-      ceiling_ratio: ceilingPagesPerS ? round2(pagesPerS / ceilingPagesPerS) : null,
-      ceiling_cpu_ms_per_page:
-        ceiling && c && c.pages > 0 ? round2(ceiling.measured.cpuMs / c.pages) : null,
       ramp_s: a.rampS,
-      ceiling_ramp_s: c?.rampS ?? null,
       first_page_s: a.firstPageS,
       overrun_s: round1((returnedAt - calledAt) / 1000 - seconds),
       peak_pages_per_s: a.peakPagesPerS,
       best_10s_pages_per_s: a.best10sPagesPerS,
-      ceiling_peak_pages_per_s: c?.peakPagesPerS ?? null,
       politeness_violations: report.politeness_violations,
       robots_violations: report.robots_violations,
       duplicate_fetches: report.duplicate_fetches,
-      ceiling_politeness_violations: ceiling?.politenessViolations ?? null,
       coverage: Number(report.coverage.toFixed(4)),
       trap_pages: report.trap_pages,
       agent_pages: summary.pages,
       analytics_rows: summary.analyticsRows,
       stopped_by: summary.stoppedBy,
+      ...(ceilings ? ceilingComparison({ pagesPerS, cpuMsPerPage }, ceilings) : {}),
       load_avg_1m: round2(load1),
     };
   } finally {
+    setup.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
 }

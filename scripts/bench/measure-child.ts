@@ -75,6 +75,11 @@ export interface MeasureOptions {
    */
   processes?: number;
   envOf?: (i: number) => NodeJS.ProcessEnv;
+  /**
+   * A reading taken when the window opens and when it closes (e.g. the agents' event-loop busy
+   * seconds from their metrics); `Measured.probeDelta` is the difference.
+   */
+  probe?: () => Promise<number>;
 }
 
 export interface Measured {
@@ -91,6 +96,10 @@ export interface Measured {
   cpuMs: number;
   /** `cpuMs` by thread: the main thread (event loop), the busiest other, the rest. */
   threadsCpuMs: { mainMs: number; busiestOtherMs: number; restMs: number };
+  /** `probe()` at the window's close minus at its opening (null without a probe). */
+  probeDelta: number | null;
+  /** `cpuMs` of every thread by its id (all children), ms. */
+  cpuMsByTid: Map<number, number>;
   /** Share of the whole machine's CPU (all processes, all cores) busy during the window, 0–1. */
   machineBusy: number;
   /** The children's peak RSS (VmHWM, summed) at the end of the window, start-up included (MB). */
@@ -171,6 +180,7 @@ export async function measureChild(o: MeasureOptions): Promise<Measured> {
     const cpu0 = cpuOf();
     const threads0 = threadsOf();
     const machine0 = machineCpuTicks();
+    const probe0 = o.probe ? await o.probe() : null;
 
     // 2. The window, with a progress line every 5 s (counting complete log lines is cheap).
     const windowEndAt = windowStartMs + o.seconds * 1000;
@@ -208,6 +218,7 @@ export async function measureChild(o: MeasureOptions): Promise<Measured> {
     const threads1 = threadsOf();
     const machine1 = machineCpuTicks();
     const { peakRssMb } = memoryOf();
+    const probe1 = o.probe ? await o.probe() : null;
     const windowEndMs = logClockMs();
     for (const c of children) c.kill('SIGTERM');
     const timeout = sleep(o.drainTimeoutMs ?? 60_000).then(() => 'timeout' as const);
@@ -223,6 +234,12 @@ export async function measureChild(o: MeasureOptions): Promise<Measured> {
       startupMs: windowStartMs - spawnedAt,
       startupCpuMs: cpu0,
       threadsCpuMs: splitOf(threads0, threads1),
+      probeDelta: probe0 !== null && probe1 !== null ? probe1 - probe0 : null,
+      cpuMsByTid: new Map(
+        threads1.flatMap((after, i) =>
+          [...after].map(([tid, ms]) => [tid, ms - (threads0[i]!.get(tid) ?? 0)] as const),
+        ),
+      ),
       machineBusy: (machine1.busy - machine0.busy) / Math.max(machine1.total - machine0.total, 1),
       cpuMs,
       peakRssMb,

@@ -23,11 +23,14 @@ export async function startWebChild(opts: {
   dir: string;
   /** More `serve` flags, e.g. `--no-hostile`, `--log-links`. */
   args?: string[];
+  /** Flags of its `node` (e.g. `--cpu-prof`, to see what the web itself costs). */
+  nodeArgs?: string[];
 }): Promise<WebChild> {
   const logPath = join(opts.dir, 'requests.jsonl');
   const web = spawn(
     process.execPath,
     [
+      ...(opts.nodeArgs ?? []),
       '--import',
       'tsx',
       'packages/synthetic-web/src/cli.ts',

@@ -7,6 +7,8 @@ export interface WindowCounts {
   pages: number;
   /** `/robots.txt` responses that ended inside the window. */
   robots: number;
+  /** Body bytes on the wire (compressed where encoded) of the `pages`. */
+  bytes: number;
   seconds: number;
   /** The best 5-second stretch (pages/s). */
   peakPagesPerS: number;
@@ -29,6 +31,7 @@ export function windowCounts(
 ): WindowCounts {
   let pages = 0;
   let robots = 0;
+  let bytes = 0;
   let firstPageMs = Infinity;
   const seconds = (endMs - startMs) / 1000;
   const perSecond = new Array<number>(Math.max(1, Math.ceil(seconds))).fill(0);
@@ -39,6 +42,7 @@ export function windowCounts(
       continue;
     }
     pages++;
+    bytes += e.bytes;
     firstPageMs = Math.min(firstPageMs, e.endMs);
     const s = Math.min(perSecond.length - 1, Math.floor((e.endMs - startMs) / 1000));
     perSecond[s] = (perSecond[s] ?? 0) + 1;
@@ -64,6 +68,7 @@ export function windowCounts(
   return {
     pages,
     robots,
+    bytes,
     seconds,
     peakPagesPerS: round1(peak5),
     best10sPagesPerS: round1(best10),

@@ -3,9 +3,12 @@
  *
  *   tsx packages/synthetic-web/src/cli.ts serve [--hosts 300] [--seed 1] [--port 0] [--log FILE]
  *       [--out DIR] [--max-pages 200] [--no-hostile] [--cycle 1] [--token crawlerbot]
- *       [--trap-families] [--log-links]
+ *       [--trap-families] [--log-links] [--profile simple|realistic]
+ *       [--tls-cert FILE --tls-key FILE]
  *     Starts the web, writes dns-map.json, seeds.txt and manifest.json into --out, prints one JSON
  *     line {port, hosts, dnsMap, seeds, manifest} and serves until SIGINT/SIGTERM.
+ *     `--profile realistic` serves the realistic web (model/realistic.ts); with a certificate and
+ *     key (PEM, e.g. for `*.web.test`) ~80% of its hosts speak HTTPS.
  *     SIGUSR2 advances the cycle by one and rewrites manifest.json.
  *
  *   tsx packages/synthetic-web/src/cli.ts score --log FILE --manifest FILE [--token crawlerbot]
@@ -30,11 +33,28 @@ function valueOptions<N extends string>(...names: N[]): Record<N, { type: 'strin
   return Object.fromEntries(names.map((n) => [n, option])) as Record<N, typeof option>;
 }
 
+function profileOf(value: string | undefined): 'simple' | 'realistic' {
+  if (value === undefined || value === 'simple' || value === 'realistic') return value ?? 'simple';
+  throw new Error(`--profile must be simple or realistic, got ${value}`);
+}
+
 async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      ...valueOptions('hosts', 'seed', 'port', 'log', 'out', 'max-pages', 'cycle', 'token'),
+      ...valueOptions(
+        'hosts',
+        'seed',
+        'port',
+        'log',
+        'out',
+        'max-pages',
+        'cycle',
+        'token',
+        'profile',
+        'tls-cert',
+        'tls-key',
+      ),
       'no-hostile': { type: 'boolean' },
       'trap-families': { type: 'boolean' },
       'log-links': { type: 'boolean' },
@@ -53,6 +73,14 @@ async function serve(argv: string[]): Promise<void> {
     productToken: values.token,
     trapFamilies: values['trap-families'] === true,
     logLinks: values['log-links'] === true,
+    profile: profileOf(values.profile),
+    tls:
+      values['tls-cert'] !== undefined && values['tls-key'] !== undefined
+        ? {
+            cert: await readFile(resolve(values['tls-cert']), 'utf8'),
+            key: await readFile(resolve(values['tls-key']), 'utf8'),
+          }
+        : undefined,
   });
   const files = {
     dnsMap: resolve(out, 'dns-map.json'),
@@ -71,6 +99,11 @@ async function serve(argv: string[]): Promise<void> {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      const t = web.tlsHandshakes();
+      if (t.handshakes > 0)
+        process.stderr.write(
+          `synthetic web: ${t.handshakes} TLS handshakes, ${t.resumed} resumed\n`,
+        );
       web.close().then(done, (err: unknown) => {
         process.stderr.write(`close failed: ${String(err)}\n`);
         done();

@@ -4,6 +4,7 @@
  */
 import { assignHosts, MAX_HOSTS } from './model/assign.js';
 import { PlanCache } from './model/plan.js';
+import { applyRealistic, originOf } from './model/realistic.js';
 import {
   buildManifest,
   computeCrawlSet,
@@ -82,6 +83,10 @@ export async function startSyntheticWeb(opts: SyntheticWebOptions = {}): Promise
     opts.hostile ?? true,
     opts.trapFamilies ?? false,
   );
+  const profile = opts.profile ?? 'simple';
+  if (profile !== 'simple' && profile !== 'realistic')
+    throw new RangeError(`profile must be simple or realistic, got ${String(profile)}`);
+  if (profile === 'realistic') applyRealistic(seed, headers, opts.tls !== undefined);
   const state: WebState = {
     seed,
     port: opts.port ?? 0,
@@ -94,12 +99,16 @@ export async function startSyntheticWeb(opts: SyntheticWebOptions = {}): Promise
     shopRenders: 0,
     sessionRenders: new Map(),
     logLinks: opts.logLinks ?? false,
+    httpsOf: (i) => headers[i]?.https === true,
   };
   const log = new RequestLog(opts.logPath);
   const listeners = await listenHosts(
     headers.map((h) => h.ip),
     state.port,
     createHandler(state, log),
+    opts.tls === undefined
+      ? undefined
+      : { ...opts.tls, ips: new Set(headers.filter((h) => h.https === true).map((h) => h.ip)) },
   ).catch(async (err: unknown) => {
     await log.close();
     throw err;
@@ -115,7 +124,7 @@ export async function startSyntheticWeb(opts: SyntheticWebOptions = {}): Promise
     port: state.port,
     hosts,
     dnsMap: Object.fromEntries(headers.map((h) => [h.host, h.ip])),
-    seeds: headers.map((h) => `http://${h.host}:${state.port}/`),
+    seeds: headers.map((h) => `${originOf(h, state.port)}/`),
     manifest() {
       let m = manifests.get(state.cycle);
       if (m === undefined) {
@@ -130,6 +139,9 @@ export async function startSyntheticWeb(opts: SyntheticWebOptions = {}): Promise
     },
     log() {
       return log.entries();
+    },
+    tlsHandshakes() {
+      return { ...listeners.tls };
     },
     close() {
       closed ??= (async () => {

@@ -7,6 +7,7 @@ import { isTrapPathKey } from './canonical.js';
 import type { HostHeader } from './model/assign.js';
 import { revisionOf } from './model/changes.js';
 import type { PlanCache } from './model/plan.js';
+import { originOf } from './model/realistic.js';
 import type { HostPlan, LinkSpec } from './model/resources.js';
 import { isAllowed, robotsPolicyOf, type HostRobots } from './robots/matcher.js';
 import { robotsText, sitemapUrls } from './robots/variants.js';
@@ -45,7 +46,7 @@ export function siteInfos(src: ManifestSource): SiteInfo[] {
 
 /** Absolute URL of a path on host i. */
 export function urlOf(src: ManifestSource, host: number, path: string): string {
-  return `http://${(src.headers[host] as HostHeader).host}:${src.port}${path}`;
+  return `${originOf(src.headers[host] as HostHeader, src.port)}${path}`;
 }
 
 /** Outgoing links of a page-like resource (copies link what their original links). */

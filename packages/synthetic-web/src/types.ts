@@ -36,6 +36,18 @@ export interface SyntheticWebOptions {
    * false: what a crawler was shown, for benchmarks that account for every discovered URL.
    */
   logLinks?: boolean;
+  /**
+   * `simple` (default): the kind web, ~14 kB pages over plain HTTP, byte-identical to a web built
+   * without this option. `realistic` (issue 21): heavy-tailed ~80 KB pages, gzip/br on the wire,
+   * 404 links, redirects, more sitemaps, binaries, a few bodies over 10 MB, slow and trickling
+   * hosts, and HTTPS on ~80% of the hosts when `tls` is given (see model/realistic.ts).
+   */
+  profile?: 'simple' | 'realistic';
+  /**
+   * Certificate and key (PEM) for the HTTPS hosts of the realistic profile: one certificate for
+   * `*.web.test` serves every host. Without it every host speaks plain HTTP.
+   */
+  tls?: { cert: string; key: string };
 }
 
 /** One host of the synthetic web. */
@@ -107,7 +119,7 @@ export interface RequestLogEntry {
   method: string;
   /** Raw request-target. */
   target: string;
-  /** Absolute `http://host:port/target`, host lowercased. */
+  /** Absolute `http(s)://host:port/target` (`https` on a TLS connection), host lowercased. */
   url: string;
   /** Response status (0 if the response was aborted before the head was sent). */
   status: number;
@@ -145,7 +157,7 @@ export interface SyntheticWeb {
   hosts: SiteInfo[];
   /** Host name -> IPv4 address in 127.0.0.0/8. */
   dnsMap: Record<string, string>;
-  /** One home-page URL per host, e.g. `http://s0001.web.test:PORT/`. */
+  /** One home-page URL per host, e.g. `http://s0001.web.test:PORT/` (`https://` on HTTPS hosts). */
   seeds: string[];
   /** The manifest for the current cycle (computed on first call per cycle, then cached). */
   manifest(): Manifest;
@@ -153,6 +165,8 @@ export interface SyntheticWeb {
   setCycle(n: number): void;
   /** Completed requests so far, in start order. */
   log(): RequestLogEntry[];
+  /** TLS handshakes the web has completed (HTTPS hosts), and how many resumed a session. */
+  tlsHandshakes(): { handshakes: number; resumed: number };
   /** Closes all listeners and open sockets, then flushes and closes the log file. */
   close(): Promise<void>;
 }

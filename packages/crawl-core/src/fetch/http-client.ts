@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
-import { rootCertificates, type TLSSocket } from 'node:tls';
+import { createSecureContext, rootCertificates, type TLSSocket } from 'node:tls';
 import { Agent, buildConnector, request, errors as undiciErrors } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { BodyBudget, type BodyReservation } from './body-budget';
@@ -54,6 +54,13 @@ export interface HttpResponse {
   contentType: string;
   /** Request start to last body byte (ms). */
   fetchMs: number;
+  /**
+   * The server's part of `fetchMs`: from when the request had a connection (a new one
+   * established, TLS included, or a kept-alive one at once) to the last body byte. A connection
+   * waiting for this process's CPU (thousands of TLS handshakes as a crawl starts) is not the
+   * server being slow; the pacer's 10× rule reads this.
+   */
+  serverMs: number;
   ip: string | null;
   /** The TLS session the response came over (https), else null. */
   tls: TlsFacts | null;
@@ -99,6 +106,8 @@ export class HttpClient {
    * origin's connections from one client negotiate alike unless the server varies them).
    */
   private readonly lastTls = new Map<string, TlsFacts>();
+  /** `scheme//host:port` → when its last connection was established (performance.now()). */
+  private readonly connectedAt = new Map<string, number>();
   /** Decoded bodies held at once (null: unbounded). */
   readonly bodyBudget: BodyBudget | null;
   /** Reservations of responses returned with `holdBody`, until {@link releaseBody}. */
@@ -140,17 +149,23 @@ export class HttpClient {
     };
     // Keep-alive per origin, TLS sessions resumed (undici caches one per server name), the
     // chain verified against Node's roots plus the configured ones; each TLS connection's
-    // protocol and cipher are remembered for the WARC records of its responses.
+    // protocol and cipher are remembered for the WARC records of its responses. The trusted
+    // CAs are one secure context made here: given as `ca`, every connection would parse Node's
+    // ~140 roots again (~20 ms of the event loop and megabytes each).
     const connector = buildConnector({
       lookup,
       timeout: opts.connectTimeoutMs,
       maxCachedSessions: TLS_SESSION_CACHE,
       rejectUnauthorized: true,
-      ...(opts.trustedCa?.length ? { ca: [...rootCertificates, ...opts.trustedCa] } : {}),
+      ...(opts.trustedCa?.length
+        ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...opts.trustedCa] }) }
+        : {}),
     });
     const connect: buildConnector.connector = (options, callback) =>
       connector(options, (...args) => {
         const socket = args[1];
+        if (socket)
+          this.rememberConnected(connectKey(options.protocol, options.hostname, options.port));
         if (socket && 'getCipher' in socket)
           this.rememberTls(tlsKey(options.hostname, options.port), socket);
         callback(...args);
@@ -300,6 +315,10 @@ export class HttpClient {
       contentType: (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase(),
       // Time spent waiting for body budget is the agent's, not the server's (the pacer's 10×).
       fetchMs: performance.now() - started - waitedMs,
+      serverMs:
+        performance.now() -
+        Math.max(started, this.connectedAt.get(connectKey(u.protocol, u.hostname, u.port)) ?? 0) -
+        waitedMs,
       ip: this.ipOf(u.hostname),
       tls: u.protocol === 'https:' ? (this.lastTls.get(tlsKey(u.hostname, u.port)) ?? null) : null,
     };
@@ -406,6 +425,11 @@ export class HttpClient {
     this.lastTls.set(origin, { protocol, cipherSuite: cipher.standardName || cipher.name });
   }
 
+  private rememberConnected(key: string): void {
+    if (this.connectedAt.size > 100_000) this.connectedAt.clear();
+    this.connectedAt.set(key, performance.now());
+  }
+
   private rememberIp(host: string, ip: string): void {
     if (this.lastIp.size > 100_000) this.lastIp.clear();
     this.lastIp.set(host, ip);
@@ -416,6 +440,11 @@ export class HttpClient {
  * One key for an origin's TLS facts, as undici's connector names it (host without IPv6
  * brackets, port '' for the default) and as a request's URL does.
  */
+/** One key for an origin's connections, alike from the connector's options and from a URL. */
+function connectKey(protocol: string, hostname: string, port: string): string {
+  return `${protocol}//${hostname.replace(/^\[|\]$/g, '')}:${port}`;
+}
+
 function tlsKey(hostname: string, port: string): string {
   return `${hostname.replace(/^\[|\]$/g, '')}:${port || '443'}`;
 }

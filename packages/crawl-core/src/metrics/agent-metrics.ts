@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { TelemetryRow } from '@crawler/domain/messages';
 import type { BodyBudget } from '../fetch/body-budget';
@@ -49,6 +50,11 @@ export class AgentMetrics {
       'crawler_urls_in_flight',
       'URLs a kill now could make the crawl fetch again: requests in flight and done URLs not yet recorded in the frontier',
       urlsInFlight,
+    );
+    this.readGauge(
+      'crawler_event_loop_active_seconds',
+      'Seconds the event loop has been busy since the process started (perf_hooks eventLoopUtilization().active): its rate is the event-loop utilization',
+      () => performance.eventLoopUtilization().active / 1000,
     );
   }
 

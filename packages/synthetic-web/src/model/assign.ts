@@ -5,6 +5,7 @@
  */
 import { mix, Rng } from '../prng.js';
 import type { RobotsVariant } from '../types.js';
+import type { HostRealism } from './realistic.js';
 
 /** Hostile host kinds (at most one host each). */
 export const HOSTILE_KINDS = [
@@ -121,6 +122,10 @@ export interface HostHeader {
    * on every render: the `trap-session` hosts of a web with trap families.
    */
   sessionInPath: boolean;
+  /** Served over TLS (the realistic profile with a certificate); absent = plain HTTP. */
+  https?: boolean;
+  /** The realistic profile's per-host behaviour (absent on the simple web). */
+  realism?: HostRealism;
 }
 
 /** `s%04d.web.test` for host i. */

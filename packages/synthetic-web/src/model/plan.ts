@@ -2,7 +2,7 @@
  * Builds the full resource plan of one host (tree pages plus the special resources its kind and
  * features call for). Plans are built lazily and cached by {@link PlanCache}.
  */
-import { mix } from '../prng.js';
+import { mix, Rng } from '../prng.js';
 import { hasRobotsBody, type HostHeader, type HostileKind } from './assign.js';
 import {
   ROBOTS_REDIRECT_PATH,
@@ -12,8 +12,15 @@ import {
   type PageResource,
   type Resource,
 } from './resources.js';
+import {
+  BINARY_LINK_ODDS,
+  BINARY_SIZES,
+  lognormal,
+  schemeOf,
+  type HostRealism,
+} from './realistic.js';
 import { addTrapFamilies } from './trap-families.js';
-import { branchingFor, treeLinks, treePath } from './tree.js';
+import { branchingFor, sameHostVariant, treeLinks, treePath } from './tree.js';
 
 /** Directory part of a path key: `/a/b/c.html?x` -> `/a/b/`. */
 export function dirOf(pathKey: string): string {
@@ -171,7 +178,7 @@ function addFeatures(b: PlanBuilder, seed: number, all: readonly HostHeader[]): 
     b.redirect(
       '/old/start.html',
       301,
-      'http://{host}:{port}/old/middle.html',
+      `${schemeOf(h)}://{host}:{port}/old/middle.html`,
       me,
       '/old/middle.html',
     );
@@ -195,7 +202,7 @@ function addFeatures(b: PlanBuilder, seed: number, all: readonly HostHeader[]): 
   if (has('redirect-cross') && h.crossTarget !== null) {
     const t = all[h.crossTarget] as HostHeader;
     const target = treePath(seed, t.index, 1 + (mix(seed, 'cross', me) % Math.max(1, t.pages - 1)));
-    b.redirect('/go/partner', 301, `http://${t.host}:{port}${target}`, t.index, target);
+    b.redirect('/go/partner', 301, `${schemeOf(t)}://${t.host}:{port}${target}`, t.index, target);
     b.link('/go/partner');
   }
   if (has('statuses')) {
@@ -320,6 +327,7 @@ export function buildPlan(seed: number, header: HostHeader, all: readonly HostHe
     addRobotsProbes(b);
     addFeatures(b, seed, all);
     addTrapFamilies(b, seed, branching);
+    if (header.realism !== undefined) addRealistic(b, seed, header.realism);
   } else {
     addHostile(b);
     addSitemaps(b, seed);
@@ -327,6 +335,61 @@ export function buildPlan(seed: number, header: HostHeader, all: readonly HostHe
   const home = b.resources.get('/');
   if (home?.type === 'page') home.links.push(...b.homeExtras);
   return { header, branching, resources: b.resources, sitemapPaths: robotsSitemapPaths(header) };
+}
+
+/** Chance of a tree page of the realistic web to carry a link to a 404. */
+const DEAD_LINK_ODDS = 0.08;
+
+/**
+ * The realistic profile's additions to a normal host (see realistic.ts): links to 404s on every
+ * tree page (5–10% of the URLs), binaries, redirects, a body over the 10 MB cap.
+ */
+function addRealistic(b: PlanBuilder, seed: number, r: HostRealism): void {
+  const me = b.header.index;
+  for (const page of b.treePages()) {
+    const rng = new Rng(mix(seed, 'realistic-links', me, page.id));
+    // Most of a page's links repeat URLs other pages link too: one dead link on 8% of the pages
+    // makes about 7% of the host's distinct URLs (and so of a full crawl's fetches) 404s.
+    const dead = rng.chance(DEAD_LINK_ODDS) ? 1 : 0;
+    const links: LinkSpec[] = [];
+    for (let j = 0; j < dead; j++) {
+      const path = `/removed/${page.id}-${j}.html`;
+      b.add({ type: 'status', path, status: 404 });
+      links.push({ ...rootLink(me, path), variant: sameHostVariant(rng) });
+    }
+    for (const kind of ['jpg', 'pdf', 'zip'] as const) {
+      if (!rng.chance(BINARY_LINK_ODDS[kind])) continue;
+      const size = BINARY_SIZES[kind];
+      const dir =
+        kind === 'jpg' ? '/media/img-' : kind === 'pdf' ? '/files/doc-' : '/downloads/pack-';
+      const path = `${dir}${page.id}.${kind}`;
+      b.add({
+        type: 'file',
+        path,
+        file: kind,
+        bytes: lognormal(rng, size.mu, size.sigma, size.capBytes),
+      });
+      links.push(rootLink(me, path));
+    }
+    // Spread the additions through the page's links (deterministically).
+    for (const l of links) page.links.splice(rng.int(0, page.links.length), 0, l);
+  }
+  if (r.redirects) {
+    const h = b.header;
+    const target = h.pages > 1 ? treePath(seed, me, 1) : '/';
+    b.redirect('/latest', 302, target, me, target);
+    b.link('/latest');
+    for (let k = 2; k < Math.min(h.pages, 5); k++) {
+      const to = treePath(seed, me, k);
+      b.redirect(`/moved/p${k}.html`, 301, `${schemeOf(h)}://{host}:{port}${to}`, me, to);
+      b.link(`/moved/p${k}.html`);
+    }
+  }
+  if (r.hugeDownload !== null)
+    b.hostile(
+      r.hugeDownload === 'length' ? '/downloads/full-dump.html' : '/downloads/stream-dump.html',
+      r.hugeDownload === 'length' ? 'huge' : 'huge-chunked',
+    );
 }
 
 /** Lazily built, cached plans of every host. */

@@ -76,12 +76,14 @@ export interface StatusResource {
   status: 404 | 410 | 500;
 }
 
-export type FileKind = 'pdf' | 'png' | 'json' | 'txt';
+export type FileKind = 'pdf' | 'png' | 'json' | 'txt' | 'jpg' | 'zip';
 
 export interface FileResource {
   type: 'file';
   path: string;
   file: FileKind;
+  /** Body size of a binary of the realistic profile (pdf, jpg, zip); absent = the small file. */
+  bytes?: number;
 }
 
 export type SitemapFormat =

@@ -57,16 +57,24 @@ export function renderHref(
   fromDir: string,
   port: number,
   session = '',
+  httpsOf: (host: number) => boolean = () => false,
 ): string {
   if (link.variant === 'raw' && link.raw !== undefined) return link.raw;
   const target = withParams(link.path, link, link.session === true ? session : '');
   const name = hostName(link.host);
   const frag = link.fragment ? '#section-2' : '';
   const sameHost = link.host === fromHost;
+  const https = httpsOf(link.host);
+  const scheme = https ? 'https' : 'http';
+  // A protocol-relative link to a host of the other scheme would resolve to the wrong one.
+  const sameScheme = https === httpsOf(fromHost);
   switch (
     sameHost
       ? link.variant
-      : link.variant === 'root' || link.variant === 'relative' || link.variant === 'dots'
+      : link.variant === 'root' ||
+          link.variant === 'relative' ||
+          link.variant === 'dots' ||
+          (link.variant === 'protocol-relative' && !sameScheme)
         ? 'absolute'
         : link.variant
   ) {
@@ -77,13 +85,13 @@ export function renderHref(
     case 'dots':
       return `/docs/../${target.slice(1)}${frag}`;
     case 'upper-host':
-      return `http://${name.toUpperCase()}:${port}${target}${frag}`;
+      return `${scheme}://${name.toUpperCase()}:${port}${target}${frag}`;
     case 'upper-scheme':
-      return `HTTP://${name}:${port}${target}${frag}`;
+      return `${scheme.toUpperCase()}://${name}:${port}${target}${frag}`;
     case 'protocol-relative':
       return `//${name}:${port}${target}${frag}`;
     default:
-      return `http://${name}:${port}${target}${frag}`;
+      return `${scheme}://${name}:${port}${target}${frag}`;
   }
 }
 

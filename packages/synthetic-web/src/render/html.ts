@@ -1,12 +1,13 @@
 /**
  * HTML rendering of pages (tree pages, specials, duplicates) and of the trap pages.
  */
-import { hostName } from '../model/assign.js';
 import { lastModifiedMs, revisionOf } from '../model/changes.js';
 import { dirOf } from '../model/plan.js';
+import { htmlTargetBytes, originOf } from '../model/realistic.js';
 import type { HostPlan, LinkSpec, PageResource } from '../model/resources.js';
 import { mix, Rng } from '../prng.js';
 import { escapeHtml, renderHref } from './href.js';
+import { FillerBody, fillerCorpus } from './filler.js';
 import { paragraph, sentence } from './text.js';
 
 /** What rendering depends on besides the plan. */
@@ -18,11 +19,17 @@ export interface RenderContext {
   cycle: number;
   /** The session path parameter of this render (`;jsessionid=…`) for links marked `session`. */
   session?: string;
+  /** Whether host i serves HTTPS (absolute links then say `https://`); absent = none does. */
+  httpsOf?: (host: number) => boolean;
 }
 
 /** A rendered page with its validators. */
 export interface RenderedPage {
-  html: string;
+  body: Buffer;
+  /** The same bytes gzipped, when rendered from the filler corpus (realistic web), else null. */
+  gzip: Buffer | null;
+  /** An ETag made from what the page is (host, page, revision, near), on the realistic web. */
+  etag: string | null;
   revision: number;
   /** Last-Modified, ms since epoch. */
   lastModifiedMs: number;
@@ -30,9 +37,7 @@ export interface RenderedPage {
 
 function baseTag(plan: HostPlan, page: PageResource, port: number): string {
   if (page.base === null) return '';
-  const href = page.baseAbsolute
-    ? `http://${hostName(plan.header.index)}:${port}${page.base}`
-    : page.base;
+  const href = page.baseAbsolute ? `${originOf(plan.header, port)}${page.base}` : page.base;
   return `<base href="${escapeHtml(href)}">\n`;
 }
 
@@ -54,11 +59,13 @@ export function renderPage(
   const h = plan.header;
   const revision = revisionOf(ctx.seed, h, page.id, ctx.cycle);
   const rng = new Rng(mix(ctx.seed, 'text', h.index, page.id, revision));
-  const targetBytes = rng.int(2000, 20000);
+  const simpleBytes = rng.int(2000, 20000);
+  const targetBytes =
+    h.realism === undefined ? simpleBytes : htmlTargetBytes(ctx.seed, h.index, page.id);
   const fromDir = page.base ?? dirOf(page.path);
   const anchors = page.links.map((l: LinkSpec, i) => {
     const words = sentence(rng).split(' ').slice(0, rng.int(2, 4)).join(' ').replace(/\.$/, '');
-    const href = renderHref(l, h.index, fromDir, ctx.port, ctx.session);
+    const href = renderHref(l, h.index, fromDir, ctx.port, ctx.session, ctx.httpsOf);
     return anchorHtml(href, escapeHtml(words), i % 10 === 7);
   });
   const title = escapeHtml(page.title);
@@ -71,6 +78,32 @@ export function renderPage(
     .map((a) => `<li>${a}</li>`)
     .join('');
   const rest = anchors.slice(8);
+  const top = page.base === null ? '<a href="#top">Back to top</a> | ' : '';
+  const footer =
+    `<footer>${top}<a href="mailto:webmaster@${h.host}">Contact</a> | ` +
+    `<a href="javascript:void(0)">Print</a></footer>\n</body>\n</html>\n`;
+  const rendered = { revision, lastModifiedMs: lastModifiedMs(ctx.seed, h, page.id, revision) };
+  if (h.realism !== undefined) {
+    // The unique parts (head, links) around corpus blocks up to the page's size.
+    const corpus = fillerCorpus(ctx.seed);
+    const out = new FillerBody(corpus);
+    out.text(head);
+    out.text(`<ul class="nav">${nav}</ul>\n`);
+    for (let i = 0; i === 0 || i * 3 < rest.length; i++) {
+      let p = rng.pick(corpus.paragraphs);
+      if (near && i === 0) p = `Quixotic${p.slice(p.indexOf(' '))}`;
+      const inline = rest
+        .slice(i * 3, i * 3 + 3)
+        .map((a) => ` See ${a}.`)
+        .join('');
+      out.text(`<p>${p}${inline}</p>\n`);
+    }
+    while (out.size + footer.length < targetBytes) out.block(rng.int(0, corpus.blocks.length - 1));
+    out.text(footer);
+    const { body, gzip } = out.finish();
+    const etag = `"${mix(ctx.seed, 'etag', h.index, page.id, revision, near ? 1 : 0).toString(16)}"`;
+    return { ...rendered, body, gzip, etag };
+  }
   const parts: string[] = [head, `<ul class="nav">${nav}</ul>\n`];
   let size = head.length + nav.length;
   let i = 0;
@@ -86,16 +119,8 @@ export function renderPage(
     size += html.length;
     i++;
   }
-  const top = page.base === null ? '<a href="#top">Back to top</a> | ' : '';
-  parts.push(
-    `<footer>${top}<a href="mailto:webmaster@${h.host}">Contact</a> | ` +
-      `<a href="javascript:void(0)">Print</a></footer>\n</body>\n</html>\n`,
-  );
-  return {
-    html: parts.join(''),
-    revision,
-    lastModifiedMs: lastModifiedMs(ctx.seed, h, page.id, revision),
-  };
+  parts.push(footer);
+  return { ...rendered, body: Buffer.from(parts.join('')), gzip: null, etag: null };
 }
 
 function trapPage(title: string, links: string[]): string {

@@ -3,11 +3,12 @@
  */
 import type { HostHeader } from '../model/assign.js';
 import { robotsSitemapPaths } from '../model/plan.js';
+import { originOf } from '../model/realistic.js';
 import { ROBOTS_REDIRECT_PATH } from '../model/resources.js';
 
 /** Absolute sitemap URLs of a host as its robots.txt lists them. */
 export function sitemapUrls(h: HostHeader, port: number): string[] {
-  return robotsSitemapPaths(h).map((p) => `http://${h.host}:${port}${p}`);
+  return robotsSitemapPaths(h).map((p) => `${originOf(h, port)}${p}`);
 }
 
 /** What GET /robots.txt answers. */

@@ -10,7 +10,15 @@ import type { PlanCache } from '../model/plan.js';
 import type { HostPlan, Resource } from '../model/resources.js';
 import { mix, Rng } from '../prng.js';
 import { renderFile, renderSitemap } from '../render/files.js';
-import { renderCalendar, renderError, renderLoop, renderPage, renderShop } from '../render/html.js';
+import { fillerCorpus } from '../render/filler.js';
+import {
+  renderCalendar,
+  renderError,
+  renderLoop,
+  renderPage,
+  renderShop,
+  type RenderedPage,
+} from '../render/html.js';
 import { robotsAnswer, robotsText, sitemapUrls } from '../robots/variants.js';
 import { sessionId, sessionNameOf } from '../model/trap-families.js';
 import type { RenderContext } from '../render/html.js';
@@ -37,6 +45,8 @@ export interface WebState {
   sessionRenders: Map<number, number>;
   /** Record the links of every HTML page answered 200 in its log entry (`links`). */
   logLinks: boolean;
+  /** Whether host i serves HTTPS. */
+  httpsOf: (host: number) => boolean;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -66,8 +76,8 @@ function sendValidated(
   contentType: string,
   body: Buffer,
   lastModifiedMs: number,
+  etag = etagOf(body),
 ): void {
-  const etag = etagOf(body);
   const headers = {
     'Content-Type': contentType,
     ETag: etag,
@@ -75,6 +85,18 @@ function sendValidated(
   };
   if (notModified(reply.req, etag, lastModifiedMs)) reply.send(304, headers, Buffer.alloc(0));
   else reply.send(200, headers, body);
+}
+
+/** A rendered page, with its precompressed gzip and ETag where it has them. */
+function sendPage(reply: Reply, page: RenderedPage): void {
+  const etag = page.etag ?? etagOf(page.body);
+  const headers = {
+    'Content-Type': HTML,
+    ETag: etag,
+    'Last-Modified': new Date(page.lastModifiedMs).toUTCString(),
+  };
+  if (notModified(reply.req, etag, page.lastModifiedMs)) reply.send(304, headers, Buffer.alloc(0));
+  else reply.send(200, headers, page.body, page.gzip);
 }
 
 function serveRobots(state: WebState, plan: HostPlan, reply: Reply): void {
@@ -112,7 +134,12 @@ function serveTrap(state: WebState, plan: HostPlan, path: string, reply: Reply):
 
 /** What a page render needs; a fresh session id on hosts whose links carry one. */
 function renderContext(state: WebState, plan: HostPlan): RenderContext {
-  const ctx: RenderContext = { seed: state.seed, port: state.port, cycle: state.cycle };
+  const ctx: RenderContext = {
+    seed: state.seed,
+    port: state.port,
+    cycle: state.cycle,
+    httpsOf: state.httpsOf,
+  };
   const h = plan.header;
   if (h.sessionInPath) {
     // Per host, so that a host's renders do not depend on the order other hosts are crawled in.
@@ -143,15 +170,13 @@ function serveResource(
           return;
         }
       }
-      const page = renderPage(plan, res, renderContext(state, plan));
-      sendValidated(reply, HTML, Buffer.from(page.html), page.lastModifiedMs);
+      sendPage(reply, renderPage(plan, res, renderContext(state, plan)));
       return;
     }
     case 'copy': {
       const orig = plan.resources.get(res.of);
       if (orig?.type !== 'page') throw new Error(`copy of missing page ${res.of}`);
-      const page = renderPage(plan, orig, renderContext(state, plan), res.near);
-      sendValidated(reply, HTML, Buffer.from(page.html), page.lastModifiedMs);
+      sendPage(reply, renderPage(plan, orig, renderContext(state, plan), res.near));
       return;
     }
     case 'redirect': {
@@ -173,8 +198,8 @@ function serveResource(
       );
       return;
     case 'file': {
-      const f = renderFile(state.seed, plan.header, res.path, res.file);
-      sendValidated(reply, f.contentType, f.body, Date.parse(FILE_LAST_MODIFIED));
+      const f = renderFile(state.seed, plan.header, res.path, res.file, res.bytes);
+      sendValidated(reply, f.contentType, f.body, Date.parse(FILE_LAST_MODIFIED), f.etag);
       return;
     }
     case 'sitemap': {
@@ -227,8 +252,7 @@ async function route(state: WebState, plan: HostPlan, reply: Reply): Promise<voi
   const page = noopTarget(plan, key);
   if (page !== null) {
     // print/ref: the same bytes; sort/view: one word differs.
-    const r = renderPage(plan, page, renderContext(state, plan), hasNearNoopParam(key));
-    sendValidated(reply, HTML, Buffer.from(r.html), r.lastModifiedMs);
+    sendPage(reply, renderPage(plan, page, renderContext(state, plan), hasNearNoopParam(key)));
     return;
   }
   if ((plan.header.features as string[]).includes('soft-404'))
@@ -241,11 +265,19 @@ export function createHandler(
   state: WebState,
   log: RequestLog,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  // The realistic web's filler is made now, not inside a crawl's first second.
+  if (state.headers.some((h) => h.realism !== undefined)) fillerCorpus(state.seed);
   return (req, res) => {
     const host = normalizeHostHeader(req.headers.host);
     const entry = log.begin(req, res, host, state.port);
-    const reply = new Reply(req, res, entry, state.logLinks);
     const index = state.byName.get(host);
+    const reply = new Reply(
+      req,
+      res,
+      entry,
+      state.logLinks,
+      index === undefined ? undefined : state.headers[index]?.realism,
+    );
     if (index === undefined) {
       reply.send(
         421,

@@ -1,6 +1,7 @@
 /**
  * Binds one net.Server per host address on a common port and hands every socket to a single
- * http.Server (keep-alive on).
+ * http.Server (keep-alive on), or, on the HTTPS hosts' addresses, to a single https.Server
+ * (TLS first, then the same request handler).
  */
 import {
   createServer as createHttpServer,
@@ -8,12 +9,23 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+
+/** TLS for some of the addresses: one certificate (e.g. `*.web.test`) for all of them. */
+export interface ListenTls {
+  cert: string;
+  key: string;
+  /** The addresses that speak TLS. */
+  ips: ReadonlySet<string>;
+}
 
 /** The bound listeners. */
 export interface Listeners {
   port: number;
   http: Server;
+  /** TLS handshakes completed so far, and how many of them resumed a session. */
+  tls: { handshakes: number; resumed: number };
   /** Closes every listener and destroys every open socket. */
   close(): Promise<void>;
 }
@@ -76,16 +88,31 @@ export async function listenHosts(
   ips: readonly string[],
   port: number,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
+  tls?: ListenTls,
 ): Promise<Listeners> {
   const http = createHttpServer({ keepAlive: true }, handler);
-  http.keepAliveTimeout = 10_000;
-  http.headersTimeout = 30_000;
-  http.requestTimeout = 0;
+  const https =
+    tls === undefined || tls.ips.size === 0
+      ? null
+      : createHttpsServer({ keepAlive: true, cert: tls.cert, key: tls.key }, handler);
+  for (const server of https === null ? [http] : [http, https]) {
+    server.keepAliveTimeout = 10_000;
+    server.headersTimeout = 30_000;
+    server.requestTimeout = 0;
+  }
+  // A failed handshake (a client that does not trust the certificate) only closes its socket.
+  https?.on('tlsClientError', (_err, s) => s.destroy());
+  const tlsCounts = { handshakes: 0, resumed: 0 };
+  https?.on('secureConnection', (s) => {
+    tlsCounts.handshakes++;
+    if (s.isSessionReused()) tlsCounts.resumed++;
+  });
   const sockets = new Set<Socket>();
   const onSocket = (s: Socket): void => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
-    http.emit('connection', s);
+    if (https !== null && tls?.ips.has(s.localAddress ?? '') === true) https.emit('connection', s);
+    else http.emit('connection', s);
   };
   let bound: { port: number; servers: NetServer[] } | null = null;
   let lastErr: unknown = null;
@@ -100,6 +127,7 @@ export async function listenHosts(
     throw lastErr instanceof Error ? lastErr : new Error('could not bind the host addresses');
   const { servers } = bound;
   return {
+    tls: tlsCounts,
     port: bound.port,
     http,
     async close() {
@@ -107,6 +135,7 @@ export async function listenHosts(
       for (const s of sockets) s.destroy();
       await closing;
       http.close();
+      https?.close();
     },
   };
 }

@@ -54,7 +54,7 @@ export class RequestLog {
     const target = req.url ?? '/';
     const url = /^https?:\/\//i.test(target)
       ? target
-      : `http://${host}:${port}${target.startsWith('/') ? '' : '/'}${target}`;
+      : `${(req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http'}://${host}:${port}${target.startsWith('/') ? '' : '/'}${target}`;
     const inflight = (this.inflight.get(host) ?? 0) + 1;
     this.inflight.set(host, inflight);
     this.open++;
