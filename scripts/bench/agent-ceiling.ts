@@ -54,9 +54,11 @@ const lookup: LookupFunction = (hostname, options, callback) => {
 // again, ~20 ms), remembering when each origin's connection was up, as the agent's HttpClient
 // does: the 10× rule reads the time from then (the server's part of a fetch).
 const connectedAt = new Map<string, number>();
+const sessions = new Map<string, Buffer>();
 const connector = buildConnector({
   lookup,
   timeout: plan.connectTimeoutMs,
+  maxCachedSessions: 4096,
   rejectUnauthorized: true,
   ...(plan.caPem
     ? { secureContext: createSecureContext({ ca: [...rootCertificates, plan.caPem] }) }
@@ -73,7 +75,11 @@ const dispatcher = new Agent({
   maxHeaderSize: 64 * 1024,
   connect: (options, callback) =>
     connector(options, (...args) => {
-      if (args[1]) connectedAt.set(`${options.protocol}//${options.hostname}`, performance.now());
+      const socket = args[1];
+      if (socket) connectedAt.set(`${options.protocol}//${options.hostname}`, performance.now());
+      // As the agent: each host's TLS session held strongly (undici's cache is weak).
+      if (socket && 'getCipher' in socket)
+        socket.on('session', (session: Buffer) => sessions.set(options.hostname, session));
       callback(...args);
     }),
 });

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createServer, type Server } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -122,6 +124,21 @@ describe('HttpClient over TLS', () => {
     for (let i = 0; i < 3; i++) expect((await client.get(`${server.url}/${i}`)).status).toBe(200);
     expect(server.handshakes.total).toBe(3);
     expect(server.handshakes.resumed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('still resumes after garbage collections (undici caches sessions by WeakRef only)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const server = await startHttps(ca.issue(['127.0.0.1']));
+    const client = makeClient();
+    for (let i = 0; i < 3; i++) {
+      expect((await client.get(`${server.url}/${i}`)).status).toBe(200);
+      // The session ticket arrives after the handshake; then a busy agent's GCs.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gc();
+      gc();
+    }
+    expect(server.handshakes).toEqual({ total: 3, resumed: 2 });
   });
 
   it('counts a fetch from when its connection was up for the pacer (serverMs), all of it in fetchMs', async () => {
