@@ -54,13 +54,6 @@ export interface HttpResponse {
   contentType: string;
   /** Request start to last body byte (ms). */
   fetchMs: number;
-  /**
-   * The server's part of `fetchMs`: from when the request had a connection (a new one
-   * established, TLS included, or a kept-alive one at once) to the last body byte. A connection
-   * waiting for this process's CPU (thousands of TLS handshakes as a crawl starts) is not the
-   * server being slow; the pacer's 10× rule reads this.
-   */
-  serverMs: number;
   ip: string | null;
   /** The TLS session the response came over (https), else null. */
   tls: TlsFacts | null;
@@ -112,8 +105,6 @@ export class HttpClient {
    * within seconds and every reconnection was a full handshake (~2.5 ms of CPU here).
    */
   private readonly tlsSessions = new Map<string, Buffer>();
-  /** `scheme//host:port` → when its last connection was established (performance.now()). */
-  private readonly connectedAt = new Map<string, number>();
   /** Decoded bodies held at once (null: unbounded). */
   readonly bodyBudget: BodyBudget | null;
   /** Reservations of responses returned with `holdBody`, until {@link releaseBody}. */
@@ -170,8 +161,6 @@ export class HttpClient {
     const connect: buildConnector.connector = (options, callback) =>
       connector(options, (...args) => {
         const socket = args[1];
-        if (socket)
-          this.rememberConnected(connectKey(options.protocol, options.hostname, options.port));
         if (socket && 'getCipher' in socket) {
           this.rememberTls(tlsKey(options.hostname, options.port), socket);
           const name = options.servername || options.hostname;
@@ -324,10 +313,6 @@ export class HttpClient {
       contentType: (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase(),
       // Time spent waiting for body budget is the agent's, not the server's (the pacer's 10×).
       fetchMs: performance.now() - started - waitedMs,
-      serverMs:
-        performance.now() -
-        Math.max(started, this.connectedAt.get(connectKey(u.protocol, u.hostname, u.port)) ?? 0) -
-        waitedMs,
       ip: this.ipOf(u.hostname),
       tls: u.protocol === 'https:' ? (this.lastTls.get(tlsKey(u.hostname, u.port)) ?? null) : null,
     };
@@ -442,11 +427,6 @@ export class HttpClient {
     this.tlsSessions.set(name, session);
   }
 
-  private rememberConnected(key: string): void {
-    if (this.connectedAt.size > 100_000) this.connectedAt.clear();
-    this.connectedAt.set(key, performance.now());
-  }
-
   private rememberIp(host: string, ip: string): void {
     if (this.lastIp.size > 100_000) this.lastIp.clear();
     this.lastIp.set(host, ip);
@@ -457,11 +437,6 @@ export class HttpClient {
  * One key for an origin's TLS facts, as undici's connector names it (host without IPv6
  * brackets, port '' for the default) and as a request's URL does.
  */
-/** One key for an origin's connections, alike from the connector's options and from a URL. */
-function connectKey(protocol: string, hostname: string, port: string): string {
-  return `${protocol}//${hostname.replace(/^\[|\]$/g, '')}:${port}`;
-}
-
 function tlsKey(hostname: string, port: string): string {
   return `${hostname.replace(/^\[|\]$/g, '')}:${port || '443'}`;
 }

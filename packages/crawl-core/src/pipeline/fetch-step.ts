@@ -34,7 +34,7 @@ export const fetchStep: Step<UrlContext, FetchedUrl> = {
         // A sitemap file may be 50 MB: its first FETCH_MAX_BODY_BYTES still list entries.
         readOversize: entry.source === 'sitemap-file',
       });
-      pacer.done(res.serverMs);
+      pacer.done(res.fetchMs);
       r.counters.fetched++;
       r.counters.bytes += res.body.length;
       if (res.status >= 500 || res.truncated) r.counters.errors++;

@@ -52,7 +52,7 @@ export async function ensureRobots(
         {},
         { holdBody: true, heldCopies: 3, readOversize: true },
       ));
-      pacer.done(res.serverMs);
+      pacer.done(res.fetchMs);
       // A failed WARC write leaves the row without a record; the rules still count.
       const { fields } = await archiveForTelemetry(r, res, fetchedAt);
       const next =
