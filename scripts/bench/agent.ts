@@ -14,8 +14,8 @@ import { frontierEntry } from '@crawler/domain/url';
 import { ceilingComparison, measureCeilings } from './ceiling-phase';
 import { formatSummary, profileFiles, summarizeProfiles } from './cpuprofile-summary';
 import { measureChild } from './measure-child';
-import { scoreWeb, setUpWeb, webBenchArgs, webBenchOptions } from './web-bench';
-import { startWebChild, type WebChild } from './web-child';
+import { scoreWeb, setUpWeb, startBenchWeb, webBenchArgs, webBenchOptions } from './web-bench';
+import type { WebChild } from './web-child';
 import { round1, round2, windowCounts } from './window-counts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,7 +41,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     },
   });
   const bench = webBenchArgs(values);
-  const { hosts, seconds, gapMs, seed } = bench;
+  const { hosts, seconds, gapMs } = bench;
   const processes = Number(values.processes);
   if (!Number.isInteger(processes) || processes < 1)
     throw new Error(`--processes must be a positive integer, got ${values.processes}`);
@@ -66,16 +66,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
   let redis: RedisClient | null = null;
   try {
     // Phase 1: the agent.
-    console.error(
-      `synthetic web (${bench.web}): ${hosts} hosts, seed ${seed}; load average ${load1.toFixed(2)}`,
-    );
-    const web1 = await startWebChild({
-      root: ROOT,
-      hosts,
-      seed,
-      dir: join(dir, 'web1'),
-      args: setup.args,
-    });
+    const web1 = await startBenchWeb({ root: ROOT, bench, setup, dir: join(dir, 'web1'), load1 });
     webs.push(web1);
     redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
     await enqueueSeeds(config, redis, readFileSync(web1.seeds, 'utf8').split('\n'));

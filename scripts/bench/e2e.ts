@@ -11,8 +11,7 @@ import { oneShotCrawl } from '../../apps/coordinator/src/cli/one-shot-crawl';
 import { ceilingComparison, measureCeilings } from './ceiling-phase';
 import { logClockMs } from './measure-child';
 import { machineCpuTicks, processCpuMs, processMemoryMb, threadCpuMs } from './proc-stats';
-import { scoreWeb, setUpWeb, webBenchArgs, webBenchOptions } from './web-bench';
-import { startWebChild } from './web-child';
+import { scoreWeb, setUpWeb, startBenchWeb, webBenchArgs, webBenchOptions } from './web-bench';
 import { round1, round2, windowCounts } from './window-counts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,21 +37,12 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     },
   });
   const bench = webBenchArgs(values);
-  const { hosts, seconds, gapMs, seed } = bench;
+  const { hosts, seconds, gapMs } = bench;
   const load1 = loadavg()[0] ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'bench-e2e-'));
   const setup = setUpWeb(bench.web, dir);
   try {
-    console.error(
-      `synthetic web (${bench.web}): ${hosts} hosts, seed ${seed}; load average ${load1.toFixed(2)}`,
-    );
-    const web = await startWebChild({
-      root: ROOT,
-      hosts,
-      seed,
-      dir: join(dir, 'web1'),
-      args: setup.args,
-    });
+    const web = await startBenchWeb({ root: ROOT, bench, setup, dir: join(dir, 'web1'), load1 });
     const config = loadConfig({
       ...process.env,
       ...setup.env,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createTestCa } from '@crawler/testing';
 import { readRequestLog, scoreCrawl } from '@crawler/synthetic-web';
 import type { Manifest, RequestLogEntry, ScoreReport } from '@crawler/synthetic-web';
+import { startWebChild, type WebChild } from './web-child';
 
 /**
  * The options every crawl bench against the synthetic web takes (`--hosts`, `--seconds`,
@@ -81,6 +82,21 @@ export function setUpWeb(profile: WebProfile, dir: string): WebSetup {
     ca.dispose();
     throw err;
   }
+}
+
+/** Starts the crawler's web of a bench (under `dir`), saying what it is and the load. */
+export function startBenchWeb(o: {
+  root: string;
+  bench: { hosts: number; seed: string; web: WebProfile };
+  setup: WebSetup;
+  dir: string;
+  load1: number;
+}): Promise<WebChild> {
+  const { hosts, seed, web } = o.bench;
+  console.error(
+    `synthetic web (${web}): ${hosts} hosts, seed ${seed}; load average ${o.load1.toFixed(2)}`,
+  );
+  return startWebChild({ root: o.root, hosts, seed, dir: o.dir, args: o.setup.args });
 }
 
 /**
