@@ -49,7 +49,9 @@ export const TARGETS = {
       main: 'apps/coordinator/src/main.ts',
       cli: 'apps/coordinator/src/cli/main.ts',
       migrate: 'apps/coordinator/src/db/migrate-cli.ts',
-      // The one-shot `crawler crawl` runs an agent in-process, with its parse pool.
+      // The one-shot `crawler crawl` forks its agent processes from this entry, each with its
+      // parse pool.
+      'one-shot-agent': 'apps/coordinator/src/cli/one-shot-agent.ts',
       'parse-worker': 'packages/crawl-core/src/parse/parse-worker.ts',
     },
     // The generated Prisma client is bundled, so it must exist and follow the schema.

@@ -23,9 +23,22 @@ export function processCpuMs(pid: number): number {
   return cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
-function cpuMsOfStat(stat: string): number {
+/**
+ * CPU of this process's children that ended and were waited for, in ms (cutime + cstime): a
+ * process's agents, read once they have exited.
+ */
+export function reapedChildrenCpuMs(pid: number): number {
+  const fields = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / clockTicksPerS(); // fields 16, 17
+}
+
+function statFields(stat: string): string[] {
   // The command name (field 2) is in parentheses and may hold spaces: split after it.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+function cpuMsOfStat(stat: string): number {
+  const fields = statFields(stat);
   const utime = Number(fields[11]); // field 14
   const stime = Number(fields[12]); // field 15
   return ((utime + stime) * 1000) / clockTicksPerS();

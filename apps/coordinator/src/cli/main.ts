@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '@crawler/domain/config';
 import { CrawlerError } from '@crawler/domain/errors';
 import { createLogger } from '@crawler/adapters/log';
 import { formatRefusals, oneShotCrawl } from './one-shot-crawl';
+import { defaultAgentProcesses } from './one-shot-agents';
 import { apiCall } from './api-call';
 import { ACCOUNT_USAGE, auditCommand, tokensCommand, usersCommand } from './account-commands';
 import { BLOCK_PATTERN_USAGE, blockPatternCommand } from './block-pattern-command';
@@ -17,9 +18,12 @@ const USAGE = `crawler — a polite web crawler
 Usage:
   crawler crawl --seeds FILE [--duration S] [--max-pages N] [--out DIR] [--ua-token T]
                 [--gap-ms MS] [--depth N] [--allow CIDR,...] [--dns-map FILE] [--concurrency N]
+                [--agents N]
       One-shot crawl from the terminal: needs only Redis. Writes WARC files, an embedded
       ClickHouse with one row per fetch, and summary.json under --out (default ./out), and
       nothing elsewhere. Ends once nothing fetchable is left; counts what it refused, and why.
+      --agents: agent processes (default AGENT_PROCESSES, else half the cores, at least 1);
+      --concurrency: hosts each agent crawls at once (AGENT_MAX_HOSTS).
   crawler seeds add [--file FILE] [--priority N] [--list NAME] [--sitemap] [URL ...]
                                     add seeds through the API (to a named seed list);
                                     --sitemap: every URL is a sitemap whose URLs are enqueued
@@ -86,6 +90,7 @@ async function crawl(args: string[]): Promise<number> {
       allow: { type: 'string' },
       'dns-map': { type: 'string' },
       concurrency: { type: 'string' },
+      agents: { type: 'string' },
     },
   });
   if (!values.seeds) throw new UsageError('crawl needs --seeds FILE (one URL per line)');
@@ -104,6 +109,11 @@ async function crawl(args: string[]): Promise<number> {
     ...(values.concurrency ? { AGENT_MAX_HOSTS: values.concurrency } : {}),
   });
   const durationS = positive(values.duration, '--duration');
+  const agents = values.agents
+    ? positive(values.agents, '--agents')
+    : defaultAgentProcesses(config);
+  if (!Number.isInteger(agents) || agents > 256)
+    throw new UsageError(`--agents must be a whole number from 1 to 256, got ${values.agents}`);
   const maxPages = Math.max(0, Number(values['max-pages']));
   const outDir = resolve(values.out);
   const log = createLogger('crawl', process.env.LOG_LEVEL ?? 'warn');
@@ -111,7 +121,7 @@ async function crawl(args: string[]): Promise<number> {
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
   console.error(
-    `crawling ${seeds.length} seeds for up to ${durationS}s → ${outDir} (Ctrl-C stops cleanly)`,
+    `crawling ${seeds.length} seeds for up to ${durationS}s with ${agents} agent process${agents === 1 ? '' : 'es'} → ${outDir} (Ctrl-C stops cleanly)`,
   );
   const summary = await oneShotCrawl(
     config,
@@ -121,6 +131,7 @@ async function crawl(args: string[]): Promise<number> {
       durationS,
       maxPages,
       outDir,
+      agents,
       onProgress: (p) =>
         console.error(
           `[${p.elapsedS.toFixed(0).padStart(4)}s] ${p.pages} pages  ${p.pagesPerS.toFixed(1)} pages/s  frontier ${p.queued} URLs on ${p.hosts} hosts  errors ${p.errors}  ${formatRefusals(p.refused)}`,

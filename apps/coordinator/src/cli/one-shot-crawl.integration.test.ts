@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { readWarcFile } from '@crawler/adapters/warc';
 
@@ -32,27 +33,55 @@ const summarySchema = z.object({
   refused: refusedSchema,
   seconds: z.number(),
   stoppedBy: z.enum(['done', 'duration', 'max_pages', 'signal']),
+  agents: z.number(),
   warcDir: z.string(),
   warcFiles: z.number(),
   deadLetters: z.number(),
 });
 type Summary = z.infer<typeof summarySchema>;
 
-/** A site on 127.0.0.1: path → [status, body]; HTML unless the path is /robots.txt. */
-async function startSite(pages: Record<string, [number, string]>): Promise<{
+interface Site {
   origin: string;
   server: Server;
-}> {
-  const server = createServer((req, res) => {
-    const page = pages[req.url ?? ''];
-    const [status, body] = page ?? [404, 'not found'];
-    res.writeHead(status, {
-      'content-type': req.url === '/robots.txt' || !page ? 'text/plain' : 'text/html',
-    });
-    res.end(body);
+  /** Requests by path. */
+  requests: Map<string, number>;
+  /** The most requests it had open at once. */
+  maxOpen: number;
+}
+
+/**
+ * A site on `address` (127.0.0.1 unless given): path → [status, body]; HTML unless the path is
+ * /robots.txt. Answers after `delayMs`, counting requests and how many were open at once.
+ */
+async function startSite(
+  pages: Record<string, [number, string]>,
+  { address = '127.0.0.1', delayMs = 0 }: { address?: string; delayMs?: number } = {},
+): Promise<Site> {
+  let open = 0;
+  const site: Site = { origin: '', server: createServer(), requests: new Map(), maxOpen: 0 };
+  site.server.on('request', (req, res) => {
+    const path = req.url ?? '';
+    site.requests.set(path, (site.requests.get(path) ?? 0) + 1);
+    site.maxOpen = Math.max(site.maxOpen, ++open);
+    setTimeout(() => {
+      const page = pages[path];
+      const [status, body] = page ?? [404, 'not found'];
+      res.writeHead(status, {
+        'content-type': path === '/robots.txt' || !page ? 'text/plain' : 'text/html',
+      });
+      res.end(body, () => open--);
+    }, delayMs);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  await new Promise<void>((resolve) => site.server.listen(0, address, resolve));
+  site.origin = `http://${address}:${(site.server.address() as AddressInfo).port}`;
+  return site;
+}
+
+/** Every `.warc.gz` under `dir`, by path. */
+function warcFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.warc.gz'))
+    .map((e) => join(e.parentPath, e.name));
 }
 
 const html = (...links: string[]) =>
@@ -73,13 +102,14 @@ function crawl(
   seeds: string[],
   args: string[],
   env: Record<string, string> = {},
+  onStart: (cli: ChildProcess) => void = () => undefined,
 ): Promise<{ code: number; out: string; err: string; summary: Summary }> {
   writeFileSync(join(cwd, 'seeds.txt'), `${seeds.join('\n')}\n`);
   const base: Record<string, string | undefined> = { ...process.env };
   for (const k of Object.keys(base))
     if (/^(DATA_DIR|CRAWLER_|HOST_DAILY_BUDGET|S3_|AGENT_|FRONTIER_)/.test(k)) delete base[k];
   return new Promise((resolve, reject) => {
-    execFile(
+    const cli = execFile(
       process.execPath,
       [
         '--import',
@@ -115,10 +145,30 @@ function crawl(
         resolve({ code, out: stdout, err: stderr, summary });
       },
     );
+    onStart(cli);
   });
 }
 
 const sites: Server[] = [];
+/** Sites that count their requests: on 127.0.0.2… so each is a host of its own. */
+async function countingSites(n: number, delayMs: number): Promise<Site[]> {
+  const made: Site[] = [];
+  for (let i = 0; i < n; i++) {
+    const site = await startSite(
+      {
+        '/robots.txt': [404, ''],
+        '/': [200, html('/a', '/b', '/c')],
+        '/a': [200, html('/', '/b')],
+        '/b': [200, html('/c')],
+        '/c': [200, html('/a')],
+      },
+      { address: `127.0.0.${i + 2}`, delayMs },
+    );
+    sites.push(site.server);
+    made.push(site);
+  }
+  return made;
+}
 afterAll(async () => {
   await Promise.all(sites.map((s) => new Promise((r) => s.close(r))));
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
@@ -231,4 +281,65 @@ describe('crawler crawl --out DIR', () => {
     });
     expect(run.summary.seconds).toBeLessThan(30);
   });
+
+  it('--agents 2: two agent processes share the crawl, each URL fetched once, one request at a time per host', async () => {
+    const web = await countingSites(8, 30);
+    const cwd = tempFolder('cwd');
+    // Each agent holds at most 2 hosts at once: neither can take the whole web.
+    const run = await crawl(
+      cwd,
+      web.map((s) => `${s.origin}/`),
+      ['--allow', '127.0.0.0/8', '--agents', '2', '--concurrency', '2'],
+    );
+    expect(run.summary).toMatchObject({ stoppedBy: 'done', agents: 2, pages: 8 * 4, errors: 0 });
+    expect(run.err).toMatch(/with 2 agent processes/);
+    for (const site of web) {
+      expect(site.maxOpen, site.origin).toBe(1);
+      for (const path of ['/robots.txt', '/', '/a', '/b', '/c'])
+        expect(site.requests.get(path), `${site.origin}${path}`).toBe(1);
+    }
+    // Each agent wrote its own WARC files (<out>/warc/crawl/<day>/<agent>/<run>/…).
+    const files = warcFilesUnder(join(cwd, 'out', 'warc'));
+    expect(files.length).toBe(run.summary.warcFiles);
+    const agents = new Set(files.map((f) => f.split(sep).at(-3)));
+    expect(agents.size).toBe(2);
+  });
+
+  it('fails, saying which, when an agent process dies before it drained', async () => {
+    const web = await countingSites(4, 400);
+    let cliPid = 0;
+    const run = crawl(
+      tempFolder('cwd'),
+      web.map((s) => `${s.origin}/`),
+      ['--allow', '127.0.0.0/8', '--agents', '2', '--duration', '60'],
+      {},
+      (cli) => (cliPid = cli.pid ?? 0),
+    );
+    // Once both agents run (the web sees requests), kill one.
+    const deadline = Date.now() + 30_000;
+    let agentPids: number[] = [];
+    while (Date.now() < deadline) {
+      await sleep(200);
+      agentPids = childPids(cliPid);
+      const seen = web.reduce((n, s) => n + [...s.requests.values()].reduce((a, b) => a + b, 0), 0);
+      if (agentPids.length === 2 && seen > 2) break;
+    }
+    expect(agentPids).toHaveLength(2);
+    process.kill(agentPids[0]!, 'SIGKILL');
+    await expect(run).rejects.toThrow(
+      /crawler exited 1: .*the crawl stopped: agent oneshot-[0-9a-f]+-[12] exited \(code null\) before it drained/s,
+    );
+  });
 });
+
+/** The child processes of `pid` (the CLI's agents). */
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}

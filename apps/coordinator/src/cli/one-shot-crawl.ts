@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADDRESS_REFUSALS, CrawlAgent } from '@crawler/crawl-core';
+import { ADDRESS_REFUSALS, type AgentCounters } from '@crawler/crawl-core';
 import { openFrontier, type Frontier } from '@crawler/frontier';
 import { openAnalytics } from '@crawler/analytics';
 import type { Config } from '@crawler/domain/config';
@@ -12,6 +12,7 @@ import { SHIPPED_SUFFIX } from '@crawler/adapters/storage';
 import { connectRedis, deleteKeysWithPrefix } from '@crawler/adapters/redis';
 import { frontierEntry } from '@crawler/domain/url';
 import { TelemetryIngest } from '../telemetry/ingest-telemetry';
+import { OneShotAgents } from './one-shot-agents';
 
 export interface OneShotOptions {
   seeds: string[];
@@ -28,6 +29,10 @@ export interface OneShotOptions {
   onProgress?: (p: Progress) => void;
   /** Keep the Redis keys (default: deleted at the end). */
   keepRedisKeys?: boolean;
+  /** Agent processes (default 1): one per core uses the machine, politeness stays the frontier's. */
+  agents?: number;
+  /** Called with the agents' process ids once they run (a bench measures them). */
+  onAgents?: (pids: number[]) => void;
 }
 
 export interface Progress {
@@ -65,6 +70,13 @@ export interface OneShotSummary {
   pagesPerS: number;
   rejectedSeeds: Array<{ url: string; reason: string }>;
   stoppedBy: 'done' | 'duration' | 'max_pages' | 'signal';
+  /** Agent processes that crawled. */
+  agents: number;
+  /**
+   * Each agent's event-loop utilization over the crawl (0–1): near 1, the agents were short of
+   * CPU (more cores, or `--agents`, would crawl faster).
+   */
+  agentEventLoopUtilization: number[];
   /**
    * The folder holding this crawl's `.warc.gz` files (`<out>/warc/crawl/<day>/<agent>/<run>`),
    * or `s3://<bucket>/<that key prefix>/` when they were shipped to S3 and not kept locally.
@@ -78,7 +90,7 @@ export interface OneShotSummary {
 
 /**
  * A crawl from the terminal, as users of wget or Scrapy expect: a frontier of its own in Redis
- * (a fresh key prefix, removed at the end), one agent in this process, telemetry into an
+ * (a fresh key prefix, removed at the end), `agents` agent processes, telemetry into an
  * embedded ClickHouse under the output folder. The output folder is the crawl's DATA_DIR: WARC
  * files are written (and stay) under `<out>/warc`, unless S3 is configured. Ends when nothing
  * fetchable is left (no lease open, no host waiting but for its daily budget), the time or page
@@ -113,10 +125,24 @@ export async function oneShotCrawl(
 
   const ingest = new TelemetryIngest(ingestRedis, analytics, config.REDIS_PREFIX, 'one-shot', log);
   await ingest.start();
+  /** Closes the crawl's connections and stores; its frontier goes unless kept. */
+  const close = async () => {
+    if (!opts.keepRedisKeys) await deleteKeysWithPrefix(redis, config.REDIS_PREFIX);
+    await analytics.close();
+    ingestRedis.disconnect();
+    await redis.quit();
+  };
   const earlierWarc = await listWarcFiles(warcRoot);
-  const agent = await CrawlAgent.create(crawlConfig, redis, log, { warcDir: warcRoot });
+  const agentCount = opts.agents ?? 1;
+  const agents = await OneShotAgents.start(crawlConfig, agentCount, warcRoot, log).catch(
+    async (err: unknown) => {
+      await ingest.stop();
+      await close();
+      throw err;
+    },
+  );
+  opts.onAgents?.(agents.pids);
   const started = performance.now();
-  agent.start();
 
   let stoppedBy: OneShotSummary['stoppedBy'] = 'done';
   let lastPages = 0;
@@ -126,22 +152,24 @@ export async function oneShotCrawl(
     await sleep(250);
     const elapsed = (performance.now() - started) / 1000;
     if (signal?.aborted) stoppedBy = 'signal';
+    else if (agents.failed) break;
     else if (elapsed >= opts.durationS) stoppedBy = 'duration';
-    else if (opts.maxPages > 0 && agent.counters.fetched >= opts.maxPages) stoppedBy = 'max_pages';
-    else if (agent.activeLeases === 0 && (await nothingFetchableLeft(frontier))) stoppedBy = 'done';
+    else if (opts.maxPages > 0 && agents.counters.fetched >= opts.maxPages) stoppedBy = 'max_pages';
+    else if (agents.activeLeases === 0 && (await nothingFetchableLeft(frontier)))
+      stoppedBy = 'done';
     else {
       if (++ticks % 8 === 0 && opts.onProgress) {
         const s = await frontier.stats();
-        const refused = await refusals(agent, frontier);
+        const refused = await refusals(agents.counters, frontier);
         const now = performance.now();
-        const pages = agent.counters.fetched;
+        const pages = agents.counters.fetched;
         opts.onProgress({
           elapsedS: elapsed,
           pages,
           pagesPerS: ((pages - lastPages) * 1000) / (now - lastT),
           queued: s.queuedUrls,
           hosts: s.hosts,
-          errors: agent.counters.errors,
+          errors: agents.counters.errors,
           refused,
         });
         lastPages = pages;
@@ -151,14 +179,19 @@ export async function oneShotCrawl(
     }
     break;
   }
-  await agent.stop();
+  await agents.stop();
   const seconds = (performance.now() - started) / 1000;
   await ingest.stop();
   await ingest.drain();
+  if (agents.failed) {
+    // What the agents wrote stays (WARC files, ClickHouse rows).
+    await close();
+    throw new Error(`the crawl stopped: ${agents.failed.message}`);
+  }
   const deadLetters = (await frontier.stats()).deadLetters;
-  const refused = await refusals(agent, frontier);
+  const c = agents.counters;
+  const refused = await refusals(c, frontier);
   const warc = whereWarcIs(warcRoot, earlierWarc, await listWarcFiles(warcRoot), crawlConfig);
-  const c = agent.counters;
   const summary: OneShotSummary = {
     pages: c.fetched,
     errors: c.errors,
@@ -169,15 +202,14 @@ export async function oneShotCrawl(
     pagesPerS: c.fetched / Math.max(seconds, 0.001),
     rejectedSeeds,
     stoppedBy,
+    agents: agentCount,
+    agentEventLoopUtilization: agents.eventLoopUtilization,
     warcDir: warc.dir,
     warcFiles: warc.files,
     analyticsRows: ingest.ingested,
     deadLetters,
   };
-  if (!opts.keepRedisKeys) await deleteKeysWithPrefix(redis, config.REDIS_PREFIX);
-  await analytics.close();
-  ingestRedis.disconnect();
-  await redis.quit();
+  await close();
   return summary;
 }
 
@@ -193,12 +225,11 @@ async function nothingFetchableLeft(frontier: Frontier): Promise<boolean> {
   return (await frontier.budgetSpent()).hosts >= s.scheduledHosts;
 }
 
-async function refusals(agent: CrawlAgent, frontier: Frontier): Promise<Refusals> {
+async function refusals(c: AgentCounters, frontier: Frontier): Promise<Refusals> {
   const [dead, budget] = await Promise.all([
     frontier.deadLettersByReason(),
     frontier.budgetSpent(),
   ]);
-  const c = agent.counters;
   return {
     robots: c.robotsDenied,
     network: ADDRESS_REFUSALS.reduce((n, reason) => n + (dead[reason] ?? 0), c.addressRefused),
