@@ -38,6 +38,10 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       'log-level': { type: 'string', default: 'warn' },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      // Hosts the agent may hold at once (AGENT_MAX_HOSTS; default: every host of the web).
+      'max-hosts': { type: 'string' },
+      // The agent alone (no ceiling phases): to compare agent settings quickly.
+      'no-ceiling': { type: 'boolean', default: false },
     },
   });
   const bench = webBenchArgs(values);
@@ -56,7 +60,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     REDIS_PREFIX: prefix,
     CRAWLER_NETWORK_ALLOW: '127.0.0.0/8',
     CRAWLER_DEFAULT_GAP_MS: String(gapMs),
-    AGENT_MAX_HOSTS: String(Math.max(256, hosts)),
+    AGENT_MAX_HOSTS: values['max-hosts'] ?? String(Math.max(256, hosts)),
     AGENT_METRICS_PORT: String(metricsPort),
     DATA_DIR: join(dir, 'agent-data'),
     LOG_LEVEL: values['log-level'] ?? 'warn',
@@ -110,15 +114,17 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
     const a = windowCounts(log1, agent.windowStartMs, agent.windowEndMs);
 
     // Phase 2: the ceiling, on a fresh web (cold like the agent's, an empty log).
-    const ceilings = await measureCeilings({
-      ...bench,
-      root: ROOT,
-      dir: join(dir, 'ceilings'),
-      config,
-      crawlLog: log1,
-      manifest,
-      setup,
-    });
+    const ceilings = values['no-ceiling']
+      ? null
+      : await measureCeilings({
+          ...bench,
+          root: ROOT,
+          dir: join(dir, 'ceilings'),
+          config,
+          crawlLog: log1,
+          manifest,
+          setup,
+        });
 
     if (values.profile) {
       // The window only: leave out the agent's start-up (spawn → first response).
@@ -161,7 +167,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       startup_s: round1(agent.startupMs / 1000),
       overrun_s: round1(agent.drainMs / 1000),
       machine_busy_pct: Math.round(agent.machineBusy * 100),
-      ...ceilingComparison({ pagesPerS, cpuMsPerPage }, ceilings),
+      ...(ceilings ? ceilingComparison({ pagesPerS, cpuMsPerPage }, ceilings) : {}),
       load_avg_1m: round2(load1),
       ...(values.profile ? { profiled: true } : {}),
     };

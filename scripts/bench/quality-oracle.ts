@@ -1,6 +1,7 @@
 import { readRequestLog, scoreCrawl, type ScoreReport } from '@crawler/synthetic-web';
 import { referenceCrawl } from '@crawler/synthetic-web/testing';
 import { startQualityWeb } from './quality-web';
+import { SAFETY_MARGIN_MS } from '@crawler/crawl-core';
 
 /** What the oracle reached, scored like the crawl. */
 export interface OracleRun {
@@ -48,7 +49,7 @@ export async function runOracle(o: {
         token: o.token,
         gapMs: o.gapMs,
         // The agent's own safety margin (packages/crawl-core/src/lease/host-pacer.ts, SAFETY_MARGIN_MS).
-        gapSlackMs: 25,
+        gapSlackMs: SAFETY_MARGIN_MS,
         concurrency: o.hosts,
         only: new Set(web.manifest.expected),
         durationMs: o.seconds * 1000,

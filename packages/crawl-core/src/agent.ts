@@ -15,6 +15,7 @@ import { NetworkGuard } from './fetch/network-guard';
 import { HostResolver } from './fetch/resolve-host';
 import { processLease } from './lease/process-lease';
 import { LeaseRamp } from './lease/lease-ramp';
+import { HostSlots } from './lease/host-slots';
 import { shipLeftovers } from './archive/ship-leftovers';
 import { agentHealth, logWarcHealth, type AgentHealth } from './archive/storage-health';
 import { LeaseKeeper } from './lease/lease-keeper';
@@ -63,6 +64,8 @@ export function renewEveryMs(c: Config): number {
 export class CrawlAgent {
   private readonly active = new Map<string, Promise<void>>();
   private loop: Promise<void> | null = null;
+  /** Hosts held at once: the loop's lag sets it within [AGENT_MIN_HOSTS, AGENT_MAX_HOSTS]. */
+  private readonly slots: HostSlots;
   private heartbeat: NodeJS.Timeout | null = null;
 
   private constructor(
@@ -74,7 +77,12 @@ export class CrawlAgent {
     private readonly stopper: AbortController,
     /** Aborts `r.cut`. */
     private readonly cutter: AbortController,
-  ) {}
+  ) {
+    const { AGENT_MIN_HOSTS, AGENT_MAX_HOSTS } = r.config;
+    const min = Math.min(AGENT_MIN_HOSTS, AGENT_MAX_HOSTS);
+    // From the default maximum (256) or the minimum if higher; up from there as the loop allows.
+    this.slots = new HostSlots(min, AGENT_MAX_HOSTS, Math.max(min, 256));
+  }
 
   private get stopping(): boolean {
     return this.stopper.signal.aborted;
@@ -159,6 +167,7 @@ export class CrawlAgent {
       config.agentId,
       () => holder.agent?.activeLeases ?? 0,
       () => holder.agent?.urlsInFlight ?? 0,
+      () => holder.agent?.hostSlots ?? 0,
     );
     metrics.watchMemory(robots, http.bodyBudget);
     const telemetry = new TelemetrySink(
@@ -263,6 +272,11 @@ export class CrawlAgent {
     return this.active.size;
   }
 
+  /** Hosts the agent holds at most right now (HostSlots: its event loop's lag sets it). */
+  get hostSlots(): number {
+    return this.slots.current;
+  }
+
   /** What `/healthz` answers: not ok while WARC writes fail (then no new lease is taken). */
   health(): AgentHealth {
     return agentHealth(this.r.warc.health());
@@ -343,11 +357,20 @@ export class CrawlAgent {
   private async run(): Promise<void> {
     const max = this.r.config.AGENT_MAX_HOSTS;
     const ramp = new LeaseRamp(this.r.config.AGENT_LEASE_RAMP_PER_S);
+    const slots = this.slots;
+    // Once a second, the event loop's utilization over it sets how many hosts to hold.
+    let loop = performance.eventLoopUtilization();
+    const adjust = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      slots.adjust(performance.eventLoopUtilization(now, loop).utilization, this.active.size);
+      loop = now;
+    }, 1000);
+    adjust.unref();
     let idleMs = 20;
     while (!this.stopping) {
       // No new host while WARC writes fail: its pages could not be archived (storage-health.ts).
       const room = this.r.warc.health().ok
-        ? Math.min(ramp.room(this.active.size, max), LEASE_BATCH)
+        ? Math.min(ramp.room(this.active.size, max), slots.room(this.active.size), LEASE_BATCH)
         : 0;
       let leases: HostLease[] = [];
       const askedAt = performance.now();
@@ -369,6 +392,7 @@ export class CrawlAgent {
       idleMs = leases.length > 0 ? 20 : Math.min(idleMs * 2, 250);
       await sleepUnlessStopped(room > 0 ? idleMs : 50, this.stopper.signal);
     }
+    clearInterval(adjust);
   }
 
   private track(lease: HostLease, askedAt: number): void {

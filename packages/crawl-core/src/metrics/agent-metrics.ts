@@ -18,8 +18,14 @@ export class AgentMetrics {
    * @param activeLeases reads the number of host leases being worked right now
    * @param urlsInFlight reads the URLs a kill now could make the crawl fetch again (requests in
    *   flight, and done URLs not yet recorded in the frontier)
+   * @param hostSlots reads how many host leases the agent may hold now (HostSlots)
    */
-  constructor(agentId: string, activeLeases: () => number, urlsInFlight: () => number = () => 0) {
+  constructor(
+    agentId: string,
+    activeLeases: () => number,
+    urlsInFlight: () => number = () => 0,
+    hostSlots: () => number = () => 0,
+  ) {
     this.registry.setDefaultLabels({ agent: agentId });
     collectDefaultMetrics({ register: this.registry });
     this.fetches = new Counter({
@@ -46,6 +52,11 @@ export class AgentMetrics {
       registers: [this.registry],
     });
     this.readGauge('crawler_active_leases', 'Host leases being worked', activeLeases);
+    this.readGauge(
+      'crawler_host_slots',
+      'Host leases the agent may hold now: fewer while its event loop runs over 50 ms late, more while idle (AGENT_MIN_HOSTS..AGENT_MAX_HOSTS)',
+      hostSlots,
+    );
     this.readGauge(
       'crawler_urls_in_flight',
       'URLs a kill now could make the crawl fetch again: requests in flight and done URLs not yet recorded in the frontier',

@@ -123,8 +123,14 @@ export const envSchema = z.object({
   FRONTIER_HEAD_MAX: int(0, 1_000_000).default(0),
   /** Pause between two rounds of the coordinator's spiller/refiller when idle (ms). */
   FRONTIER_SPILL_EVERY_MS: int(10, 60_000).default(250),
-  /** Hosts one agent works on at once (each with at most one connection). */
+  /**
+   * Most hosts one agent works on at once (each with at most one connection). Within
+   * [AGENT_MIN_HOSTS, AGENT_MAX_HOSTS] the agent holds as many as its event loop keeps up with:
+   * fewer while the loop runs over 50 ms late, more while it is idle and uses what it holds.
+   */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),
+  /** Fewest hosts an overloaded agent comes down to (AGENT_MAX_HOSTS when larger; = pins it). */
+  AGENT_MIN_HOSTS: int(1, 100_000).default(64),
   /**
    * How fast a fresh agent ramps up: the leases it may hold grow by this many a second (from
    * this many) up to AGENT_MAX_HOSTS, instead of opening every host's connection and robots.txt
