@@ -80,7 +80,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       stdio: ['ignore', 2, 'inherit'],
     });
     const profDir = join(dir, 'agent-prof');
-    if (values.profile) mkdirSync(profDir);
+    const workersProfDir = join(dir, 'agent-prof-workers');
+    if (values.profile) {
+      mkdirSync(profDir);
+      mkdirSync(workersProfDir);
+    }
     const agent = await measureChild({
       label: 'agent',
       cwd: ROOT,
@@ -88,7 +92,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
       nodeArgs: values.profile
         ? ['--cpu-prof', '--cpu-prof-dir', profDir, '--import', 'tsx', 'apps/agent/src/main.ts']
         : ['apps/agent/dist/main.js'],
-      env: { ...env, CRAWLER_DNS_MAP: web1.dnsMap },
+      env: {
+        ...env,
+        CRAWLER_DNS_MAP: web1.dnsMap,
+        ...(values.profile ? { AGENT_PARSE_CPU_PROFILE_DIR: workersProfDir } : {}),
+      },
       processes,
       // As npm start runs agents (glibc returns freed bodies to the OS).
       envOf: (i) => ({
@@ -128,9 +136,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
     if (values.profile) {
       // The window only: leave out the agent's start-up (spawn → first response).
-      const files = profileFiles([profDir]);
-      console.error(`agent CPU profile (${profDir}, window only):`);
-      console.error(formatSummary(summarizeProfiles(files, { skipMs: agent.startupMs }), 30));
+      for (const [what, folder] of [
+        ['main thread (and tsx loader thread)', profDir],
+        ['parse threads', workersProfDir],
+      ] as const) {
+        const files = profileFiles([folder]);
+        console.error(`agent CPU profile, ${what} (${folder}, window only):`);
+        if (files.length > 0)
+          console.error(formatSummary(summarizeProfiles(files, { skipMs: agent.startupMs }), 30));
+      }
     }
 
     const pagesPerS = a.pages / a.seconds;

@@ -255,6 +255,9 @@ export class CrawlAgent {
         counters,
         parsePool: createParsePool({
           threads: config.AGENT_PARSE_THREADS || undefined,
+          ...(config.AGENT_PARSE_CPU_PROFILE_DIR
+            ? { cpuProfileDir: config.AGENT_PARSE_CPU_PROFILE_DIR }
+            : {}),
           onWorkerError: (err) => log.warn({ err }, 'parse worker failed'),
         }),
         stop: stopper.signal,

@@ -44,6 +44,8 @@ export class ParsePoolError extends CrawlerError {
 export interface ParsePoolOptions {
   /** Worker threads, all started at once (default `max(1, availableParallelism() − 1)`). */
   threads?: number;
+  /** Writes a V8 CPU profile of each worker thread into this folder when it exits (profiling). */
+  cpuProfileDir?: string;
   /**
    * Longest one parse may run, in milliseconds, counted from when a thread takes it (time
    * queued does not count); past it the worker is terminated and replaced (default 30,000).
@@ -161,7 +163,9 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
       // The worker needs no flags (compiled, or the shim loads TypeScript by itself); inherited
       // ones (`--input-type`, `--eval`, a second `--import tsx`) would only make the worker's
       // start depend on how Node was run.
-      execArgv: [],
+      execArgv: options.cpuProfileDir
+        ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir]
+        : [],
       resourceLimits: {
         maxOldGenerationSizeMb: options.maxHeapMb ?? 1024,
         // V8 would let a worker's young generation grow to 48 MB (16 MB semi-spaces). A parse's

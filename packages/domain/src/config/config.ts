@@ -143,6 +143,11 @@ export const envSchema = z.object({
    * up by a slow server for FETCH_TOTAL_TIMEOUT_MS.
    */
   AGENT_DRAIN_GRACE_MS: int(0, 600_000).default(2000),
+  /**
+   * Profiling: each parse thread writes a V8 CPU profile (`.cpuprofile`) into this folder when
+   * it exits (the agent's own thread is profiled with `node --cpu-prof`). Unset: none.
+   */
+  AGENT_PARSE_CPU_PROFILE_DIR: z.string().min(1).optional(),
   /** Threads parsing HTML off the event loop (0 = cores − 1, at least 1). */
   AGENT_PARSE_THREADS: int(0, 64).default(0),
   /**
