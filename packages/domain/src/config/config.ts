@@ -168,7 +168,8 @@ export const envSchema = z.object({
    * (`<AGENT_ID or hostname>-<n>`), metrics port (AGENT_METRICS_PORT + n − 1) and share of the
    * parse threads. Default: half the cores, at least 1 (one agent at full speed keeps ~1.5 cores
    * busy).
-   * Read by scripts/start.mjs, which checks it the same way; agents ignore it.
+   * Read by scripts/start.mjs, which checks it the same way, and by the one-shot `crawler crawl`
+   * (unless `--agents` says); agents ignore it.
    */
   AGENT_PROCESSES: int(1, 256).optional(),
   /**
