@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setMaxListeners } from 'node:events';
 import { HostQualityTracker } from './quality/host-quality-tracker';
 import { qualityLimitsFrom } from '@crawler/domain/quality';
