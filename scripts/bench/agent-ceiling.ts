@@ -35,7 +35,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Worker } from 'node:worker_threads';
 import { Agent, buildConnector, request } from 'undici';
-import { LoopLag } from '@crawler/crawl-core';
+import { LoopLag, safetyMarginMs } from '@crawler/crawl-core';
 import type { CeilingHost, CeilingPlan } from './ceiling-plan';
 
 const plan = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as CeilingPlan;
@@ -285,7 +285,7 @@ async function crawlHost(h: CeilingHost, i: number): Promise<void> {
     } else errors = 0;
     // The agent's safety margin (HostPacer): the web logs a response's end a little after the
     // client has read it.
-    nextAt = end + gap + plan.safetyMarginMs;
+    nextAt = end + gap + safetyMarginMs(gap);
   }
 }
 

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '@crawler/domain/config';
-import { SAFETY_MARGIN_MS } from '@crawler/crawl-core';
 import {
   readRequestLog,
   scoreCrawl,
@@ -74,7 +73,6 @@ export async function measureCeiling(
       mode: o.mode,
       caPem: o.setup.caPem,
       port: web.port,
-      safetyMarginMs: SAFETY_MARGIN_MS,
       rampPerS: o.config.AGENT_LEASE_RAMP_PER_S,
       userAgent: o.config.userAgent,
       connectTimeoutMs: o.config.FETCH_CONNECT_TIMEOUT_MS,

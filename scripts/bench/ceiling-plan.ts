@@ -29,8 +29,6 @@ export interface CeilingPlan {
   port: number;
   /** The agent's lease ramp (AGENT_LEASE_RAMP_PER_S): hosts started per second. */
   rampPerS: number;
-  /** The agent's pacer margin on top of every gap (HostPacer's SAFETY_MARGIN_MS). */
-  safetyMarginMs: number;
   userAgent: string;
   connectTimeoutMs: number;
   firstByteTimeoutMs: number;

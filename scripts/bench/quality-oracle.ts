@@ -1,7 +1,7 @@
 import { readRequestLog, scoreCrawl, type ScoreReport } from '@crawler/synthetic-web';
 import { referenceCrawl } from '@crawler/synthetic-web/testing';
 import { startQualityWeb } from './quality-web';
-import { SAFETY_MARGIN_MS } from '@crawler/crawl-core';
+import { safetyMarginMs } from '@crawler/crawl-core';
 
 /** What the oracle reached, scored like the crawl. */
 export interface OracleRun {
@@ -48,8 +48,8 @@ export async function runOracle(o: {
         dnsMap: web.dnsMap,
         token: o.token,
         gapMs: o.gapMs,
-        // The agent's own safety margin (packages/crawl-core/src/lease/host-pacer.ts, SAFETY_MARGIN_MS).
-        gapSlackMs: SAFETY_MARGIN_MS,
+        // The agent's own safety margin at this gap (packages/crawl-core/src/lease/host-pacer.ts).
+        gapSlackMs: safetyMarginMs(o.gapMs),
         concurrency: o.hosts,
         only: new Set(web.manifest.expected),
         durationMs: o.seconds * 1000,

@@ -362,12 +362,22 @@ export class CrawlAgent {
     const max = this.r.config.AGENT_MAX_HOSTS;
     const ramp = new LeaseRamp(this.r.config.AGENT_LEASE_RAMP_PER_S);
     const slots = this.slots;
-    // Once a second, the event loop's utilization over it sets how many hosts to hold.
+    // Once a second, the event loop's utilization over it and the requests that waited for the
+    // body budget set how many hosts to hold.
     let loop = performance.eventLoopUtilization();
+    let waitedMs = this.r.http.bodyBudget?.stats.waitedMs ?? 0;
     const adjust = setInterval(() => {
       const now = performance.eventLoopUtilization();
-      slots.adjust(performance.eventLoopUtilization(now, loop).utilization, this.active.size);
+      const waited = this.r.http.bodyBudget?.stats.waitedMs ?? 0;
+      slots.adjust(
+        {
+          elu: performance.eventLoopUtilization(now, loop).utilization,
+          budgetWaiters: (waited - waitedMs) / 1000,
+        },
+        this.active.size,
+      );
       loop = now;
+      waitedMs = waited;
     }, 1000);
     adjust.unref();
     let idleMs = 20;

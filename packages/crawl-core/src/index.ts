@@ -5,5 +5,5 @@ export { ADDRESS_REFUSALS } from './lease/lease-run';
 export { ContentIndex, type ContentOrigin } from './dedupe/content-index';
 export { serveMetrics, serveMetricsUnlessOff } from './metrics/serve-metrics';
 export { PagePublisher } from './feed/page-publisher';
-export { SAFETY_MARGIN_MS } from './lease/host-pacer';
+export { safetyMarginMs } from './lease/host-pacer';
 export { LoopLag } from './fetch/loop-lag';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostLease } from '@crawler/frontier';
 import type { AgentResources } from '../agent-resources';
 import { ConnectionPool } from './connection-pool';
-import { SAFETY_MARGIN_MS } from './host-pacer';
+import { START_MARGIN_MS } from './host-pacer';
 
 /** The two things a pool reads from the agent: its own lag and the host's live policy. */
 function resources(policy: { gapMs?: number }): AgentResources {
@@ -61,7 +61,7 @@ describe('ConnectionPool', () => {
     other.done(1);
     expect(pool.untilTurnMs(slow)).toBeGreaterThan(150);
     // Its own pace is spent: only the host gap (40 ms) and the margin are left.
-    expect(pool.untilTurnMs(other)).toBeLessThanOrEqual(40 + SAFETY_MARGIN_MS + 5);
+    expect(pool.untilTurnMs(other)).toBeLessThanOrEqual(40 + START_MARGIN_MS + 5);
     // The host's pace for the frontier: the gap, or the slowest connection's share of it.
     expect(pool.paceMs()).toBe(200 / 3);
   });

@@ -2,6 +2,11 @@
 export const OVERLOADED_ELU = 0.9;
 /** …under which it may hold more, if it uses what it has. */
 const IDLE_ELU = 0.8;
+/**
+ * Requests waiting for room in the body budget, on average over a second, past which the agent
+ * holds fewer hosts: it holds more than its memory serves.
+ */
+export const OVERLOADED_BUDGET_WAITERS = 1;
 /** Shrink factor a second while overloaded. */
 const SHRINK = 0.85;
 /** Growth factor a second while idle and using its slots. */
@@ -11,9 +16,10 @@ const USED_SHARE = 0.9;
 
 /**
  * How many host leases the agent holds at once: between AGENT_MIN_HOSTS and AGENT_MAX_HOSTS,
- * set once a second by how busy its event loop was (multiplicative up and down, as Crawlee's
- * AutoscaledPool scales on event-loop load). The parse threads are not a signal of their own:
- * what waits for them is bounded by the body budget (AGENT_BODY_BUDGET_BYTES). An agent holding more hosts than its CPU serves
+ * set once a second by how busy its event loop was and whether requests wait for the body budget
+ * (multiplicative up and down, as Crawlee's AutoscaledPool scales on event-loop and memory
+ * load). The parse threads are not a signal of their own: what waits for them holds the body
+ * budget (AGENT_BODY_BUDGET_BYTES). An agent holding more hosts than its CPU serves
  * does not fetch more: each response waits for the loop, the measured fetch times grow (the
  * pacer then waits 10× that), connections idle out between a host's turns and are opened again
  * (TLS handshakes on the event loop), and bodies wait in memory. Measured on 2 cores, realistic
@@ -43,10 +49,14 @@ export class HostSlots {
     return Math.max(0, this.target - held);
   }
 
-  /** One second's step, from how busy the event loop was over it (0–1) and the leases held. */
-  adjust(elu: number, held: number): void {
-    if (elu > OVERLOADED_ELU) this.target = Math.floor(this.target * SHRINK);
-    else if (elu < IDLE_ELU && held >= this.target * USED_SHARE)
+  /**
+   * One second's step, from how busy the event loop was over it (0–1), how many requests waited
+   * for the body budget on average over it, and the leases held.
+   */
+  adjust(load: { elu: number; budgetWaiters: number }, held: number): void {
+    if (load.elu > OVERLOADED_ELU || load.budgetWaiters >= OVERLOADED_BUDGET_WAITERS)
+      this.target = Math.floor(this.target * SHRINK);
+    else if (load.elu < IDLE_ELU && load.budgetWaiters === 0 && held >= this.target * USED_SHARE)
       this.target = Math.ceil(this.target * GROW);
     this.target = clamp(this.target, this.min, this.max);
   }

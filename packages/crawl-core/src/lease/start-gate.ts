@@ -1,10 +1,10 @@
-import { SAFETY_MARGIN_MS, sleepUnlessStopped } from './host-pacer';
+import { START_MARGIN_MS, sleepUnlessStopped } from './host-pacer';
 
 /**
  * Spaces the starts of requests to one host by its gap when several may be in flight at once
  * (a host allowed more than one connection): never faster than the host's limit, however many
- * connections are open. Callers are served in the order they asked. The pacer's safety margin
- * is added, so the server sees the full gap despite jitter.
+ * connections are open. Callers are served in the order they asked. A margin for timer jitter
+ * is added (START_MARGIN_MS).
  */
 export class StartGate {
   private lastStartMs = -Infinity;
@@ -28,6 +28,6 @@ export class StartGate {
 
   /** Time until the next start may happen (ms, ≥ 0). */
   remainingMs(): number {
-    return Math.max(0, this.lastStartMs + this.gapMs() + SAFETY_MARGIN_MS - performance.now());
+    return Math.max(0, this.lastStartMs + this.gapMs() + START_MARGIN_MS - performance.now());
   }
 }
