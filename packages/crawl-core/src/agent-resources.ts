@@ -88,3 +88,19 @@ export interface AgentCounters {
   /** Soft-404 probes sent (one per host; requests, not pages of the crawl). */
   probes: number;
 }
+
+/** All zeros: an agent that has counted nothing yet. */
+export function zeroCounters(): AgentCounters {
+  return {
+    fetched: 0,
+    errors: 0,
+    bytes: 0,
+    robotsDenied: 0,
+    linksEnqueued: 0,
+    addressRefused: 0,
+    trapRefused: 0,
+    blockRefused: 0,
+    qualityRefused: 0,
+    probes: 0,
+  };
+}

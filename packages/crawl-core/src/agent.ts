@@ -9,7 +9,7 @@ import type { Config } from '@crawler/domain/config';
 import { openFrontier, type HostLease } from '@crawler/frontier';
 import { checkRedisDurability, type RedisClient } from '@crawler/adapters/redis';
 import { WarcWriter } from '@crawler/adapters/warc';
-import type { AgentCounters, AgentResources } from './agent-resources';
+import { zeroCounters, type AgentCounters, type AgentResources } from './agent-resources';
 import { HttpClient } from './fetch/http-client';
 import { readTrustedCa } from './fetch/trusted-ca';
 import { NetworkGuard } from './fetch/network-guard';
@@ -189,18 +189,7 @@ export class CrawlAgent {
       objectTextStore(objects, join(config.DATA_DIR, 'tmp')),
       (err) => log.warn({ err }, 'feed write failed; will retry'),
     );
-    const counters: AgentCounters = {
-      fetched: 0,
-      errors: 0,
-      bytes: 0,
-      robotsDenied: 0,
-      linksEnqueued: 0,
-      addressRefused: 0,
-      trapRefused: 0,
-      blockRefused: 0,
-      qualityRefused: 0,
-      probes: 0,
-    };
+    const counters: AgentCounters = zeroCounters();
     const settings = new LiveSettings({
       redis,
       prefix: config.REDIS_PREFIX,

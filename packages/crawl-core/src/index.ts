@@ -1,5 +1,5 @@
 export { CrawlAgent } from './agent';
-export type { AgentCounters } from './agent-resources';
+export { zeroCounters, type AgentCounters } from './agent-resources';
 export { agentsKey, contentIndexKeys, robotsKey, sitemapKey, type ShardLayout } from './keys';
 export { ADDRESS_REFUSALS } from './lease/lease-run';
 export { ContentIndex, type ContentOrigin } from './dedupe/content-index';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentCounters } from '@crawler/crawl-core';
+import { zeroCounters, type AgentCounters } from '@crawler/crawl-core';
 import type { Config } from '@crawler/domain/config';
 
 /**
@@ -53,22 +53,6 @@ export const fromAgentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('failed'), message: z.string() }),
 ]);
 export type FromAgent = z.infer<typeof fromAgentSchema>;
-
-/** All zeros: an agent that has reported nothing yet. */
-export function zeroCounters(): AgentCounters {
-  return {
-    fetched: 0,
-    errors: 0,
-    bytes: 0,
-    robotsDenied: 0,
-    linksEnqueued: 0,
-    addressRefused: 0,
-    trapRefused: 0,
-    blockRefused: 0,
-    qualityRefused: 0,
-    probes: 0,
-  };
-}
 
 /** The agents' counters added up. */
 export function sumCounters(all: Iterable<AgentCounters>): AgentCounters {

@@ -5,12 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AgentCounters } from '@crawler/crawl-core';
 import type { Config } from '@crawler/domain/config';
 import type { Logger } from '@crawler/adapters/log';
-import {
-  fromAgentSchema,
-  sumCounters,
-  zeroCounters,
-  type ToAgent,
-} from './one-shot-agent-messages';
+import { zeroCounters } from '@crawler/crawl-core';
+import { fromAgentSchema, sumCounters, type ToAgent } from './one-shot-agent-messages';
 
 /**
  * Agent processes a one-shot crawl runs unless told: AGENT_PROCESSES, else half the cores, at
