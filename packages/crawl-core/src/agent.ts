@@ -26,6 +26,7 @@ import { agentsKey, robotsKey } from './keys';
 import { TelemetrySink } from './telemetry/telemetry-sink';
 import { AgentMetrics } from './metrics/agent-metrics';
 import { createParsePool } from './parse/parse-pool';
+import { robotsReaderFor } from './robots/robots-reader';
 import { ContentIndex } from './dedupe/content-index';
 import { LivePolicies } from './policy/live-policies';
 import { LiveSettings } from './policy/live-settings';
@@ -127,12 +128,6 @@ export class CrawlAgent {
       }),
       guard: new NetworkGuard(config.CRAWLER_NETWORK_ALLOW),
     });
-    const robots = new RobotsCache(
-      redis,
-      (origin) => robotsKey(frontier, new URL(origin).hostname, origin),
-      config.CRAWLER_UA_TOKEN,
-      config.AGENT_ROBOTS_CACHE_BYTES,
-    );
     const day = new Date().toISOString().slice(0, 10);
     const warcDir = opts.warcDir ?? join(config.DATA_DIR, 'warc');
     const objects = objectStoreFromSettings({ ...config, dataDir: config.DATA_DIR });
@@ -170,7 +165,6 @@ export class CrawlAgent {
       () => holder.agent?.urlsInFlight ?? 0,
       () => holder.agent?.hostSlots ?? 0,
     );
-    metrics.watchMemory(robots, http.bodyBudget);
     const telemetry = new TelemetrySink(
       redis,
       config.REDIS_PREFIX,
@@ -213,6 +207,23 @@ export class CrawlAgent {
     });
     leases.watch(redis);
     const quality = new HostQualityTracker(redis, frontier, qualityLimitsFrom(config), log);
+    const policies = await LivePolicies.start(redis, frontier, log);
+    // Threads start here, after the last step that can fail: a failed start leaves none running.
+    const parsePool = createParsePool({
+      threads: config.AGENT_PARSE_THREADS || undefined,
+      ...(config.AGENT_PARSE_CPU_PROFILE_DIR
+        ? { cpuProfileDir: config.AGENT_PARSE_CPU_PROFILE_DIR }
+        : {}),
+      onWorkerError: (err) => log.warn({ err }, 'parse worker failed'),
+    });
+    const robots = new RobotsCache(
+      redis,
+      (origin) => robotsKey(frontier, new URL(origin).hostname, origin),
+      config.CRAWLER_UA_TOKEN,
+      config.AGENT_ROBOTS_CACHE_BYTES,
+      robotsReaderFor(parsePool),
+    );
+    metrics.watchMemory(robots, http.bodyBudget);
     holder.agent = new CrawlAgent(
       {
         config,
@@ -235,7 +246,7 @@ export class CrawlAgent {
         content: new ContentIndex(redis, config.REDIS_PREFIX, config.DEDUPE_CONTENT_MAX_BODIES),
         telemetry,
         pages,
-        policies: await LivePolicies.start(redis, frontier, log),
+        policies,
         settings,
         blockRules,
         sitemaps: new SitemapState(redis, frontier),
@@ -243,13 +254,7 @@ export class CrawlAgent {
         leases,
         log,
         counters,
-        parsePool: createParsePool({
-          threads: config.AGENT_PARSE_THREADS || undefined,
-          ...(config.AGENT_PARSE_CPU_PROFILE_DIR
-            ? { cpuProfileDir: config.AGENT_PARSE_CPU_PROFILE_DIR }
-            : {}),
-          onWorkerError: (err) => log.warn({ err }, 'parse worker failed'),
-        }),
+        parsePool,
         stop: stopper.signal,
         cut: cutter.signal,
       },

@@ -7,9 +7,10 @@ import type { PageTaskInput, PageTaskResult } from './page-task';
 import type { ArchiveTaskInput, ArchiveTaskResult } from '../archive/archive-task';
 import type { ParsedSitemap } from '@crawler/domain/sitemaps';
 import type { SitemapTaskInput } from './sitemap-task';
+import type { RobotsTaskInput } from './robots-task';
 
 /** The worker's exports the pool runs (parse-worker.ts). */
-type TaskName = 'default' | 'pageTask' | 'archiveTask' | 'sitemapTask';
+type TaskName = 'default' | 'pageTask' | 'archiveTask' | 'sitemapTask' | 'robotsTask';
 
 /** Why a parse failed, as recorded (`parse_<reason>` is a page's error code). */
 export type ParsePoolErrorCode =
@@ -104,6 +105,11 @@ export interface ParsePool {
     input: SitemapTaskInput,
     options?: Omit<ParseCallOptions, 'transfer'>,
   ): Promise<ParsedSitemap>;
+  /**
+   * Runs `robotsTask` (reads a robots.txt body into its rules, encoded by `encodeReadRobots`)
+   * in a worker, with the same slots, time limit and errors as {@link parse}.
+   */
+  robots(input: RobotsTaskInput, options?: Omit<ParseCallOptions, 'transfer'>): Promise<string>;
   /** Parses waiting for a free thread. */
   readonly queued: number;
   /** Tasks handed to a thread now (running or next in its queue). */
@@ -139,8 +145,8 @@ function workerDied(err: unknown): boolean {
 }
 
 /**
- * Starts a pool of worker threads that run `parsePage`, `pageTask`, `archiveTask` and
- * `sitemapTask` (piscina). The pool hands
+ * Starts a pool of worker threads that run `parsePage`, `pageTask`, `archiveTask`,
+ * `sitemapTask` and `robotsTask` (piscina). The pool hands
  * each thread up to `tasksPerThread` tasks and queues the rest in FIFO order, so a task's
  * timeout starts when it is handed to a thread. Workers run the compiled `parse-worker.js` next to the bundle in production and
  * load the TypeScript parser through tsx from source (vitest, `node --import tsx`): see
@@ -151,8 +157,12 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const taskTimeoutMs = options.taskTimeoutMs ?? 30_000;
   const tasksPerThread = Math.max(1, Math.floor(options.tasksPerThread ?? 32));
   const slots = threads * tasksPerThread;
-  type Input = ParsePageInput | PageTaskInput | ArchiveTaskInput | SitemapTaskInput;
-  type Pool = Piscina<Input, ParsedPage | PageTaskResult | ArchiveTaskResult | ParsedSitemap>;
+  type Input =
+    ParsePageInput | PageTaskInput | ArchiveTaskInput | SitemapTaskInput | RobotsTaskInput;
+  type Pool = Piscina<
+    Input,
+    ParsedPage | PageTaskResult | ArchiveTaskResult | ParsedSitemap | string
+  >;
   const makePool = (): Pool => {
     const pool: Pool = new Piscina({
       filename: workerFile(import.meta.url, 'parse-worker'),
@@ -298,6 +308,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     archive: (input, call = {}) => submit('archiveTask', input.exchange.url, input, call),
     sitemap: (input, call = {}) =>
       submit('sitemapTask', input.options.sitemapUrl ?? '', input, call),
+    robots: (input, call = {}) => submit('robotsTask', input.robotsUrl, input, call),
     get queued() {
       return waiting.length;
     },

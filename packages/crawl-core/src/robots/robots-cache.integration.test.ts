@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisClient } from '@crawler/adapters/redis';
 import { redisTestBed } from '@crawler/testing';
 import { RobotsCache, robotsAllows } from './robots-cache';
+import { createParsePool, type ParsePool } from '../parse/parse-pool';
+import { robotsReaderFor, ROBOTS_WORKER_MIN_CHARS } from './robots-reader';
 
 // The agent's robots cache against a real Redis: compiled rules kept in an LRU bounded by bytes.
 const bed = redisTestBed('robots');
@@ -72,5 +74,53 @@ describe('RobotsCache', () => {
     expect(await cache.cached(origin)).toBeNull();
     expect((await cache.record(origin, { status: 200, body: robotsTxt(1) })).kind).toBe('rules');
     expect(await cache.failures(origin)).toBe(0);
+  });
+
+  it('reads a large robots.txt in a parse-pool worker, a small one here, with the same verdicts', async () => {
+    const pool = createParsePool({ threads: 1 });
+    const sent: number[] = [];
+    const counting: ParsePool = {
+      ...pool,
+      robots: (input, call) => {
+        sent.push(input.body.length);
+        return pool.robots(input, call);
+      },
+    };
+    const here = cacheOf(32 * 1024 * 1024);
+    const viaPool = new RobotsCache(
+      redis,
+      (origin) => `${prefix}:pooled:${origin}`,
+      'crawlerbot',
+      32 * 1024 * 1024,
+      robotsReaderFor(counting),
+    );
+    try {
+      const big = `${robotsTxt(5000)}\nAllow: /section-7/private/page-ok.html$\nCrawl-delay: 2`;
+      expect(big.length).toBeGreaterThan(ROBOTS_WORKER_MIN_CHARS);
+      const a = await here.record('http://big.test', { status: 200, body: big });
+      const b = await viaPool.record('http://big.test', { status: 200, body: big });
+      expect(sent).toEqual([big.length]);
+      for (const path of [
+        '/section-4999/private/page-1.html',
+        '/section-7/private/page-ok.html',
+        '/section-7/private/page-ok.htmlx',
+        '/section-7/public/x',
+      ]) {
+        const url = `http://big.test${path}`;
+        expect(robotsAllows(b, url)).toBe(robotsAllows(a, url));
+      }
+      expect(robotsAllows(b, 'http://big.test/section-7/private/page-ok.html')).toBe(true);
+      expect(b.kind === 'rules' && b.rules.crawlDelayS).toBe(2);
+      // A small file stays on the event loop.
+      await viaPool.record('http://small.test', { status: 200, body: robotsTxt(3) });
+      expect(sent).toHaveLength(1);
+      // A closed pool: the body is read here, the rules still hold.
+      await pool.close();
+      const closed = await viaPool.record('http://big2.test', { status: 200, body: big });
+      expect(sent).toHaveLength(2);
+      expect(robotsAllows(closed, 'http://big2.test/section-10/private/page-3.html')).toBe(false);
+    } finally {
+      await pool.close();
+    }
   });
 });

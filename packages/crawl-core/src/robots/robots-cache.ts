@@ -1,13 +1,14 @@
 import {
   decodeStoredRobots,
   encodeStoredRobots,
-  parseRobots,
+  robotsRulesOf,
   robotsVerdict,
   type RobotsRules,
   type StoredRobots,
   type StoredRobotsMeta,
 } from '@crawler/domain/robots';
 import type { RedisClient } from '@crawler/adapters/redis';
+import { readRobotsHere, type RobotsReader } from './robots-reader';
 
 /** What the crawler may do on an origin, from its robots.txt (RFC 9309). */
 export type RobotsState =
@@ -54,6 +55,8 @@ export class RobotsCache {
     private readonly productToken: string,
     /** Byte budget of the compiled rules kept in this process (AGENT_ROBOTS_CACHE_BYTES). */
     private readonly maxBytes = DEFAULT_ROBOTS_CACHE_BYTES,
+    /** Reads a body into its rules (default: on this thread; the agent's sends large ones to its parse pool). */
+    private readonly read: RobotsReader = readRobotsHere,
   ) {}
 
   /** Origins held in process and their estimated bytes (at most `maxBytes`). */
@@ -74,7 +77,7 @@ export class RobotsCache {
     if (!raw) return null;
     const stored = decodeStoredRobots(raw);
     if (!stored || stored.fetchedAt + TTL_MS < now) return null;
-    const state = this.toState(origin, stored);
+    const state = await this.toState(origin, stored);
     if (state.kind === 'disallow_all') return null;
     this.remember(origin, state, stored.fetchedAt);
     return { state, failures: 0 };
@@ -114,17 +117,18 @@ export class RobotsCache {
       body = bytes.length > ROBOTS_BODY_CAP ? bytes.subarray(0, ROBOTS_BODY_CAP) : bytes;
     }
     const text = Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8');
-    const state = this.toState(origin, { ...meta, body: text });
+    const state = await this.toState(origin, { ...meta, body: text });
     await this.redis.set(this.keyOf(origin), encodeStoredRobots(meta, body), 'PX', TTL_MS);
     this.remember(origin, state, meta.fetchedAt);
     return state;
   }
 
-  private toState(origin: string, s: StoredRobots): RobotsState {
+  private async toState(origin: string, s: StoredRobots): Promise<RobotsState> {
     const verdict = robotsVerdict(s.error ? { error: s.error } : { status: s.status });
     if (verdict.kind === 'allow_all') return { kind: 'allow_all' };
     if (verdict.kind === 'disallow_all') return { kind: 'disallow_all', failures: s.failures };
-    return { kind: 'rules', rules: parseRobots(s.body, `${origin}/robots.txt`, this.productToken) };
+    const read = await this.read(s.body, `${origin}/robots.txt`, this.productToken);
+    return { kind: 'rules', rules: robotsRulesOf(read) };
   }
 
   private remember(origin: string, state: RobotsState, fetchedAt: number): void {

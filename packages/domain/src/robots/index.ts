@@ -13,3 +13,5 @@ export {
   type StoredRobots,
   type StoredRobotsMeta,
 } from './stored-robots';
+export { readRobots, robotsRulesOf, type ReadRobots } from './parse-robots';
+export { decodeReadRobots, encodeReadRobots } from './read-robots-codec';

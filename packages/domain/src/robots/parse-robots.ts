@@ -80,6 +80,22 @@ interface Group {
  * only http(s) ones are kept, without duplicates.
  */
 export function parseRobots(body: string, robotsUrl: string, productToken: string): RobotsRules {
+  return robotsRulesOf(readRobots(body, robotsUrl, productToken));
+}
+
+/**
+ * What {@link parseRobots} reads from a body before it builds the matcher: the compiled rules
+ * of the groups used, the crawl-delay and the sitemaps. Plain data, so a worker thread can read
+ * a large file and hand only this back (`encodeReadRobots`).
+ */
+export interface ReadRobots {
+  rules: CompiledRule[];
+  crawlDelayS: number | null;
+  sitemaps: string[];
+}
+
+/** The per-byte half of {@link parseRobots}: lines, groups and compiled rules (see there). */
+export function readRobots(body: string, robotsUrl: string, productToken: string): ReadRobots {
   const token = productToken.trim().toLowerCase();
   const groups: Group[] = [];
   const sitemaps = new Set<string>();
@@ -132,11 +148,16 @@ export function parseRobots(body: string, robotsUrl: string, productToken: strin
     }
     if (g.crawlDelayS !== null) crawlDelayS = Math.max(crawlDelayS ?? 0, g.crawlDelayS);
   }
+  return { rules, crawlDelayS, sitemaps: [...sitemaps] };
+}
+
+/** The matcher over rules already read (one pass over the rules: no text is scanned again). */
+export function robotsRulesOf({ rules, crawlDelayS, sitemaps }: ReadRobots): RobotsRules {
   const matcher = rules.length === 0 ? null : createRuleMatcher(rules);
   return {
     isAllowed: (url: string) => isAllowedBy(matcher, url),
     crawlDelayS,
-    sitemaps: [...sitemaps],
+    sitemaps,
     approxBytes: approxBytesOf(rules, sitemaps),
   };
 }
@@ -147,7 +168,7 @@ const RULES_BASE_BYTES = 1_200;
 const RULE_BYTES = 230;
 
 /** {@link RobotsRules.approxBytes}: strings count twice (the pattern and its pieces). */
-function approxBytesOf(rules: readonly CompiledRule[], sitemaps: ReadonlySet<string>): number {
+function approxBytesOf(rules: readonly CompiledRule[], sitemaps: readonly string[]): number {
   let bytes = RULES_BASE_BYTES;
   for (const rule of rules) bytes += RULE_BYTES + 2 * rule.pattern.length;
   for (const s of sitemaps) bytes += 40 + s.length;
