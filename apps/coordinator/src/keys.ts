@@ -1,6 +1,6 @@
 import { FrontierKeys } from '@crawler/frontier';
 import { cappedHashKeys, type CappedHashKeys } from '@crawler/adapters/redis';
-import { addressBucket } from './auth/client-address';
+import { addressBucket, DEFAULT_IPV6_PREFIX_BITS } from './auth/client-address';
 import { sha256Hex } from './auth/secrets';
 
 /**
@@ -27,18 +27,21 @@ export function bullPrefix(prefix: string): string {
 }
 
 /**
- * The two keys of a login's limits: the account's and the client address's. Both share the
- * hash tag `{login}` (one cluster slot), so one script spends from both. The account is named by
- * the SHA-256 of its lower-cased email, so Redis holds no email addresses.
+ * The three keys of a login's limits: the account's, the client address's (an IPv6 address by
+ * its `ipv6PrefixBits` prefix, see auth/client-address.ts) and the installation's. All share the
+ * hash tag `{login}` (one cluster slot), so one script spends from all three. The account is
+ * named by the SHA-256 of its lower-cased email, so Redis holds no email addresses.
  */
 export function loginThrottleKeys(
   prefix: string,
   email: string,
   address: string | null,
-): [account: string, address: string] {
+  ipv6PrefixBits = DEFAULT_IPV6_PREFIX_BITS,
+): [account: string, address: string, global: string] {
   return [
     `${prefix}:{login}:account:${sha256Hex(email.toLowerCase()).slice(0, 32)}`,
-    `${prefix}:{login}:address:${address === null ? 'unknown' : addressBucket(address)}`,
+    `${prefix}:{login}:address:${address === null ? 'unknown' : addressBucket(address, ipv6PrefixBits)}`,
+    `${prefix}:{login}:global`,
   ];
 }
 

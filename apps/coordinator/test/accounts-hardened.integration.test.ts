@@ -147,15 +147,24 @@ describe('login limits per client address', () => {
     ).toBe(401);
   });
 
-  it('counts an IPv6 /64 as one address', async () => {
+  it('counts an IPv6 /56 as one address (LOGIN_IPV6_PREFIX)', async () => {
+    // Six /64s of 2001:db8:5::/56.
     for (let i = 1; i <= 6; i++) {
-      const res = await login(`v6-${i}@test.local`, 'x-password', viaConsole(`2001:db8:5:6::${i}`));
+      const res = await login(
+        `v6-${i}@test.local`,
+        'x-password',
+        viaConsole(`2001:db8:5:${i}::${i}`),
+      );
       expect(res.status).toBe(401);
     }
-    const same64 = await login('v6-7@test.local', 'x-password', viaConsole('2001:db8:5:6:ffff::7'));
-    expect(same64.status).toBe(429);
-    const next64 = await login('v6-7@test.local', 'x-password', viaConsole('2001:db8:5:7::1'));
-    expect(next64.status).toBe(401);
+    const same56 = await login(
+      'v6-7@test.local',
+      'x-password',
+      viaConsole('2001:db8:5:ff:ffff::7'),
+    );
+    expect(same56.status).toBe(429);
+    const next56 = await login('v6-7@test.local', 'x-password', viaConsole('2001:db8:5:100::1'));
+    expect(next56.status).toBe(401);
   });
 });
 

@@ -27,12 +27,15 @@ export function LoginForm(): ReactNode {
       } | null;
       const retryAfterS = Number(res.headers.get('retry-after'));
       const code = body?.error?.code;
+      const retryIn = (fallback: string) => (retryAfterS > 0 ? `${retryAfterS} s` : fallback);
       setError(
         code === 'UNAUTHENTICATED'
           ? 'Email or password is wrong. Check both and try again.'
           : code === 'LOGIN_THROTTLED'
-            ? `Too many failed sign-ins. Try again in ${retryAfterS > 0 ? `${retryAfterS} s` : 'a minute'}.`
-            : (body?.error?.message ?? `Sign-in failed (${res.status}).`),
+            ? `Too many failed sign-ins. Try again in ${retryIn('a minute')}.`
+            : code === 'LOGIN_BUSY'
+              ? `Too many sign-ins are being checked right now. Try again in ${retryIn('a few seconds')}.`
+              : (body?.error?.message ?? `Sign-in failed (${res.status}).`),
       );
     } catch {
       setError('Cannot reach the console server. Check that it is running, then try again.');

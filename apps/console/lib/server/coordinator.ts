@@ -9,6 +9,7 @@ import {
   CONSOLE_SECRET_HEADER,
   CSRF_HEADER,
   SESSION_COOKIE,
+  TRPC_CONSOLE_BATCH_ITEMS,
 } from '@crawler/domain/api';
 import type { AppRouter } from '../api/router-types';
 import { consoleErrorReply } from './console-errors';
@@ -124,6 +125,7 @@ export function coordinatorClient(as: CallFor, onReply?: (reply: UpstreamReply) 
       httpBatchLink({
         url: LINK_URL,
         maxURLLength: 4000,
+        maxItems: TRPC_CONSOLE_BATCH_ITEMS, // at most the coordinator's TRPC_MAX_BATCH_SIZE
         fetch: async (url, init) => {
           const href = typeof url === 'string' ? url : url instanceof URL ? url.href : url.url;
           const reply = await fetchCoordinator(

@@ -11,7 +11,9 @@ export type AppErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'BATCH_TOO_LARGE'
   | 'LOGIN_THROTTLED'
+  | 'LOGIN_BUSY'
   | 'UNAVAILABLE'
   | 'INTERNAL';
 
@@ -28,7 +30,9 @@ export const APP_ERRORS: Record<
   METHOD_NOT_ALLOWED: { http: 405, trpc: 'METHOD_NOT_SUPPORTED', retry: 'give_up' },
   CONFLICT: { http: 409, trpc: 'CONFLICT', retry: 'give_up' },
   PAYLOAD_TOO_LARGE: { http: 413, trpc: 'PAYLOAD_TOO_LARGE', retry: 'give_up' },
+  BATCH_TOO_LARGE: { http: 413, trpc: 'PAYLOAD_TOO_LARGE', retry: 'give_up' },
   LOGIN_THROTTLED: { http: 429, trpc: 'TOO_MANY_REQUESTS', retry: 'backoff' },
+  LOGIN_BUSY: { http: 429, trpc: 'TOO_MANY_REQUESTS', retry: 'backoff' },
   UNAVAILABLE: { http: 503, trpc: 'SERVICE_UNAVAILABLE', retry: 'backoff' },
   INTERNAL: { http: 500, trpc: 'INTERNAL_SERVER_ERROR', retry: 'give_up' },
 };
@@ -80,7 +84,8 @@ const FROM_TRPC = new Map<TRPC_ERROR_CODE_KEY, AppErrorCode>([
   ['UNPROCESSABLE_CONTENT', 'BAD_REQUEST'],
   ['TIMEOUT', 'UNAVAILABLE'],
   ['PRECONDITION_FAILED', 'CONFLICT'],
-  // The table's first code for each tRPC code (FORBIDDEN, not CSRF_REJECTED).
+  // The table's first code for each tRPC code (FORBIDDEN, not CSRF_REJECTED; PAYLOAD_TOO_LARGE,
+  // not BATCH_TOO_LARGE; LOGIN_THROTTLED, not LOGIN_BUSY).
   ...Object.entries(APP_ERRORS)
     .reverse()
     .map(([code, e]) => [e.trpc, code as AppErrorCode] as const),

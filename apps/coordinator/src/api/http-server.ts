@@ -11,6 +11,9 @@ import { appRouter } from './router';
 import type { Services } from './services';
 import type { ApiObserver } from '../metrics/api-metrics';
 import type { Context } from './trpc';
+import { limitTrpcBatches } from './trpc-batch-limit';
+
+const TRPC_BASE = '/trpc/';
 
 /**
  * The coordinator's HTTP API: REST under /v1, tRPC under /trpc, health at /healthz. Everything
@@ -18,9 +21,13 @@ import type { Context } from './trpc';
  */
 export function createApiServer(services: Services, observe?: ApiObserver): Server {
   const requests = new WeakMap<IncomingMessage, RequestInfo>();
+  const maxBatchSize = services.config.TRPC_MAX_BATCH_SIZE;
   const trpc = createHTTPHandler({
     router: appRouter,
-    basePath: '/trpc/',
+    basePath: TRPC_BASE,
+    // A batch's calls run at once, each with its own queries: bound what one request starts.
+    middleware: limitTrpcBatches(appRouter, TRPC_BASE, maxBatchSize),
+    maxBatchSize,
     createContext: ({ req }): Context => {
       const request = requests.get(req)!;
       let caller: Promise<Caller | null> | undefined;
@@ -46,7 +53,7 @@ export function createApiServer(services: Services, observe?: ApiObserver): Serv
     if (path === '/healthz') return send(res, 200, { ok: true });
     const request = requestInfo(req, res, services.config.CONSOLE_SECRET);
     requests.set(req, request);
-    if (path.startsWith('/trpc/')) return void trpc(req, res);
+    if (path.startsWith(TRPC_BASE)) return void trpc(req, res);
     handleRest(services, restRoutes, req, res, path, request)
       .then((handled) => {
         if (!handled)

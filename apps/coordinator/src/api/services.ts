@@ -52,6 +52,8 @@ export function sessionDeps(s: Services) {
     cookieSecure: s.config.COOKIE_SECURE,
     throttle,
     passwordParams: scryptParams(s.config.PASSWORD_SCRYPT_LOG2_N),
+    hashQueueMax: s.config.LOGIN_HASH_QUEUE_MAX,
+    ipv6PrefixBits: s.config.LOGIN_IPV6_PREFIX,
   };
 }
 

@@ -16,21 +16,28 @@ export function plainAddress(ip: string | null | undefined): string | null {
   return ip.toLowerCase();
 }
 
+/** The IPv6 prefix that counts as one client by default (LOGIN_IPV6_PREFIX). */
+export const DEFAULT_IPV6_PREFIX_BITS = 56;
+
 /**
- * What one client is, for rate limits: an IPv4 address, or the /64 of an IPv6 address (one
- * subscriber commonly holds a whole /64, so counting its addresses one by one would let it
- * rotate through 2^64 of them).
+ * What one client is, for rate limits: an IPv4 address, or the prefix of an IPv6 address of
+ * `ipv6PrefixBits` bits (16–128), e.g. `2001:db8:1:200::/56`. One subscriber commonly holds a
+ * whole /56 (RIPE-690; some a /48 or a /64), so counting its addresses one by one — or even its
+ * /64s — would let it rotate through millions of them.
  */
-export function addressBucket(ip: string): string {
+export function addressBucket(ip: string, ipv6PrefixBits = DEFAULT_IPV6_PREFIX_BITS): string {
   const plain = plainAddress(ip);
   if (plain === null) return 'unknown';
   if (isIP(plain) === 4) return plain;
   const groups = ipv6Groups(plain);
   if (!groups) return plain;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(':')}::/64`;
+  const bits = Math.min(128, Math.max(16, Math.trunc(ipv6PrefixBits)));
+  const kept = groups.slice(0, Math.ceil(bits / 16)).map((g, i) => {
+    const left = bits - 16 * i; // bits of this group inside the prefix
+    return left >= 16 ? g : g & ((0xffff << (16 - left)) & 0xffff);
+  });
+  const text = kept.map((g) => g.toString(16)).join(':');
+  return `${text}${kept.length < 8 ? '::' : ''}/${bits}`;
 }
 
 /** The eight 16-bit groups of an IPv6 address (`::` expanded, a dotted tail converted). */

@@ -4,8 +4,9 @@ import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '@crawler/a
 import { keySlot, uniquePrefix } from '@crawler/testing';
 import { LoginThrottle, loginThrottleKeys, type LoginLimits } from './login-throttle';
 
-// The login limits' scripts against a real Redis: bursts, refill, give-back, both limits at
-// once, and atomicity under parallel attempts. Each test uses its own key prefix.
+// The login limits' scripts against a real Redis: bursts, refill, give-back, the three limits
+// at once, IPv6 prefixes, and atomicity under parallel attempts. Each test uses its own key
+// prefix.
 let redis: RedisClient;
 const root = uniquePrefix('login');
 
@@ -24,6 +25,9 @@ const throttle = (limits: Partial<LoginLimits>) =>
     accountRefillMs: 60_000,
     addressBurst: 100,
     addressRefillMs: 60_000,
+    globalBurst: 0,
+    globalRefillMs: 1000,
+    ipv6PrefixBits: 56,
     ...limits,
   });
 
@@ -54,19 +58,64 @@ describe('LoginThrottle', () => {
     expect((await t.take('c@example.com', null)).ok).toBe(false);
   });
 
-  it('limits a client address across accounts, an IPv6 /64 as one address', async () => {
+  it('limits a client address across accounts, an IPv6 /56 as one address', async () => {
     const t = throttle({ accountBurst: 100, addressBurst: 4 });
+    // Four /64s of 2001:db8:aa:b00::/56 spend the one limit of that /56.
     for (let i = 1; i <= 4; i++)
-      expect((await t.take(`u${i}@example.com`, `2001:db8:aa:bb::${i}`)).ok).toBe(true);
-    expect(await t.take('u5@example.com', '2001:db8:aa:bb:ffff::5')).toMatchObject({
+      expect((await t.take(`u${i}@example.com`, `2001:db8:aa:b0${i}::${i}`)).ok).toBe(true);
+    expect(await t.take('u5@example.com', '2001:db8:aa:bff:ffff::5')).toMatchObject({
       ok: false,
       by: 'address',
     });
-    expect((await t.take('u5@example.com', '2001:db8:aa:bc::5')).ok).toBe(true);
+    // The next /56 (…:c00::/56) and another /48 have their own.
+    expect((await t.take('u5@example.com', '2001:db8:aa:c00::5')).ok).toBe(true);
+    expect((await t.take('u6@example.com', '2001:db8:ab:b00::5')).ok).toBe(true);
     // An IPv4 peer reported as IPv4-mapped IPv6 is the same client as its IPv4 form.
     for (let i = 0; i < 4; i++)
       expect((await t.take(`v${i}@example.com`, '::ffff:192.0.2.50')).ok).toBe(true);
     expect((await t.take('v9@example.com', '192.0.2.50')).ok).toBe(false);
+  });
+
+  it('counts IPv6 clients by the configured prefix (LOGIN_IPV6_PREFIX)', async () => {
+    const by64 = throttle({ accountBurst: 100, addressBurst: 1, ipv6PrefixBits: 64 });
+    expect((await by64.take('w1@example.com', '2001:db8:cc:d1::1')).ok).toBe(true);
+    expect((await by64.take('w2@example.com', '2001:db8:cc:d1::2')).ok).toBe(false);
+    expect((await by64.take('w3@example.com', '2001:db8:cc:d2::1')).ok).toBe(true);
+    const by48 = throttle({ accountBurst: 100, addressBurst: 1, ipv6PrefixBits: 48 });
+    expect((await by48.take('w1@example.com', '2001:db8:cc:d1::1')).ok).toBe(true);
+    expect((await by48.take('w2@example.com', '2001:db8:cc:ffff::1')).ok).toBe(false);
+    expect((await by48.take('w3@example.com', '2001:db8:cd::1')).ok).toBe(true);
+  });
+
+  it('limits the whole installation across accounts and addresses, and says so', async () => {
+    const t = throttle({
+      accountBurst: 100,
+      addressBurst: 100,
+      globalBurst: 3,
+      globalRefillMs: 60_000,
+    });
+    for (let i = 0; i < 3; i++)
+      expect((await t.take(`g${i}@example.com`, `198.51.100.${i}`)).ok).toBe(true);
+    const refused = await t.take('g9@example.com', '203.0.113.9');
+    expect(refused).toMatchObject({ ok: false, by: 'global' });
+    if (refused.ok) throw new Error('unreachable');
+    expect(refused.retryAfterMs).toBeGreaterThan(59_000);
+    // A success gives its attempt back to the installation too.
+    await t.giveBack('g0@example.com', '198.51.100.0');
+    expect((await t.take('g9@example.com', '203.0.113.9')).ok).toBe(true);
+    expect((await t.take('g10@example.com', '203.0.113.10')).ok).toBe(false);
+  });
+
+  it('names the client limit when it refuses along with the installation’s', async () => {
+    const t = throttle({
+      accountBurst: 1,
+      addressBurst: 100,
+      globalBurst: 1,
+      globalRefillMs: 60_000,
+    });
+    expect((await t.take('k@example.com', '192.0.2.90')).ok).toBe(true);
+    expect(await t.take('k@example.com', '192.0.2.91')).toMatchObject({ ok: false, by: 'account' });
+    expect(await t.take('l@example.com', '192.0.2.91')).toMatchObject({ ok: false, by: 'global' });
   });
 
   it('says "both" when account and address are out, and then spends from neither', async () => {
@@ -108,25 +157,39 @@ describe('LoginThrottle', () => {
     await t.giveBack('h@example.com', '192.0.2.30');
   });
 
-  it('keys: no email in clear, both in one cluster slot, and they expire once full again', async () => {
+  it('keys: no email in clear, all three in one cluster slot, and they expire once full again', async () => {
     const prefix = `${root}-keys`;
-    const [account, address] = loginThrottleKeys(prefix, 'Ann@Example.com', '::ffff:192.0.2.1');
+    const [account, address, global] = loginThrottleKeys(
+      prefix,
+      'Ann@Example.com',
+      '::ffff:192.0.2.1',
+    );
     expect(account).not.toContain('ann');
     expect(account).toBe(loginThrottleKeys(prefix, 'ann@example.com', null)[0]);
     expect(address).toBe(`${prefix}:{login}:address:192.0.2.1`);
+    expect(loginThrottleKeys(prefix, 'a@b.c', '2001:db8:1:2aa::1')[1]).toBe(
+      `${prefix}:{login}:address:2001:db8:1:200::/56`,
+    );
+    expect(global).toBe(`${prefix}:{login}:global`);
     expect(keySlot(account)).toBe(keySlot(address));
+    expect(keySlot(global)).toBe(keySlot(address));
     const t = new LoginThrottle(redis, prefix, {
       accountBurst: 3,
       accountRefillMs: 1000,
       addressBurst: 3,
       addressRefillMs: 500,
+      globalBurst: 3,
+      globalRefillMs: 300,
+      ipv6PrefixBits: 56,
     });
     await t.take('ann@example.com', '192.0.2.1');
-    const [ttlAccount, ttlAddress] = [await redis.pttl(account), await redis.pttl(address)];
-    expect(ttlAccount).toBeGreaterThan(0);
-    expect(ttlAccount).toBeLessThanOrEqual(1000);
-    expect(ttlAddress).toBeLessThanOrEqual(500);
+    const ttls = [await redis.pttl(account), await redis.pttl(address), await redis.pttl(global)];
+    expect(ttls[0]).toBeGreaterThan(0);
+    expect(ttls[0]).toBeLessThanOrEqual(1000);
+    expect(ttls[1]).toBeLessThanOrEqual(500);
+    expect(ttls[2]).toBeGreaterThan(0);
+    expect(ttls[2]).toBeLessThanOrEqual(300);
     await t.giveBack('ann@example.com', '192.0.2.1');
-    expect(await redis.exists(account, address)).toBe(0);
+    expect(await redis.exists(account, address, global)).toBe(0);
   });
 });

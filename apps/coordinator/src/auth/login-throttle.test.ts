@@ -3,8 +3,8 @@ import { loadLua } from '@crawler/adapters/redis';
 import { LoginAttemptReply } from './login-throttle';
 
 describe('LoginAttemptReply', () => {
-  it('names the same numbers as the script (takeLoginAttempt-2.lua)', () => {
-    const lua = loadLua(new URL('./takeLoginAttempt-2.lua', import.meta.url));
+  it('names the same numbers as the script (takeLoginAttempt-3.lua)', () => {
+    const lua = loadLua(new URL('./takeLoginAttempt-3.lua', import.meta.url));
     const declared = [...lua.matchAll(/^local ([A-Z_]+) = (-?\d+)/gm)];
     expect(Object.fromEntries(declared.map(([, name, n]) => [name, Number(n)]))).toEqual(
       LoginAttemptReply,

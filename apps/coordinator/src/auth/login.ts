@@ -4,6 +4,8 @@ import type { Store } from '../db/store';
 import { userView, type UserView } from '../users/user-view';
 import { loginInput } from './auth.types';
 import type { Caller, RequestInfo } from './caller';
+import { addressBucket } from './client-address';
+import { HashQueueFullError, type HashTurn } from './hash-slots';
 import type { LoginAttempt, LoginThrottle } from './login-throttle';
 import {
   hashPassword,
@@ -27,6 +29,10 @@ interface Deps {
   throttle: LoginThrottle;
   /** scrypt cost of password hashes: a weaker stored hash is replaced at a successful login. */
   passwordParams: ScryptParams;
+  /** Logins that may wait for a password check at once (LOGIN_HASH_QUEUE_MAX). */
+  hashQueueMax: number;
+  /** An IPv6 client is its prefix of this many bits (LOGIN_IPV6_PREFIX). */
+  ipv6PrefixBits: number;
 }
 
 /**
@@ -34,9 +40,12 @@ interface Deps {
  * wrong password, disabled or password-less account) is the same 401, after the same amount of
  * scrypt work, so the answer does not tell which part was wrong or which accounts exist.
  *
- * Every attempt first spends one from the account's and the client address's login limits; an
- * account or address out of attempts gets 429 LOGIN_THROTTLED with Retry-After, without its
- * password being checked. A successful login gives its attempt back, so only failures count.
+ * Every attempt first spends one from the account's, the client address's and the
+ * installation's login limits; out of attempts, it gets 429 LOGIN_THROTTLED with Retry-After,
+ * without its password being checked. A successful login gives its attempt back, so only
+ * failures count. The password check then waits for a hash slot in a bounded queue shared
+ * fairly among client addresses; when the queue is full the login gets 429 LOGIN_BUSY with
+ * Retry-After at once (and its attempt back) instead of waiting past its client's timeout.
  * Failures are audited at most once per account and address a minute (`after.failures` counts
  * them). A password stored with weaker scrypt parameters than the configured ones is hashed
  * again with them.
@@ -46,10 +55,22 @@ export async function login(deps: Deps, request: RequestInfo, raw: unknown): Pro
   const attempt = await deps.throttle.take(input.email, request.sourceIp);
   if (!attempt.ok) throw throttled(attempt);
   const user = await deps.store.users.getForLogin(input.email);
-  const ok =
-    user?.passwordHash != null
-      ? await verifyPassword(input.password, user.passwordHash)
-      : await verifyDecoy(input.password, deps.passwordParams);
+  const ip = request.sourceIp;
+  const turn: HashTurn = {
+    client: ip === null ? 'unknown' : addressBucket(ip, deps.ipv6PrefixBits),
+    maxWaiting: deps.hashQueueMax,
+  };
+  let ok: boolean;
+  try {
+    ok =
+      user?.passwordHash != null
+        ? await verifyPassword(input.password, user.passwordHash, turn)
+        : await verifyDecoy(input.password, deps.passwordParams, turn);
+  } catch (err) {
+    if (!(err instanceof HashQueueFullError)) throw err;
+    await deps.throttle.giveBack(input.email, ip); // no password was checked
+    throw busy(err);
+  }
   if (!user || !ok || user.disabled) {
     await deps.store.transaction((r) =>
       r.audit.recordLoginFailure(
@@ -94,11 +115,26 @@ export async function login(deps: Deps, request: RequestInfo, raw: unknown): Pro
 
 function throttled(attempt: Extract<LoginAttempt, { ok: false }>): AppError {
   const retryAfterS = Math.ceil(attempt.retryAfterMs / 1000);
-  const who = attempt.by === 'address' ? 'from this address' : 'for this account';
+  const who =
+    attempt.by === 'global'
+      ? 'on this installation'
+      : attempt.by === 'address'
+        ? 'from this address'
+        : 'for this account';
   return new AppError(
     'LOGIN_THROTTLED',
     `too many failed logins ${who}; try again in ${retryAfterS} s`,
     { limited: attempt.by, retry_after_s: retryAfterS },
+    retryAfterS,
+  );
+}
+
+function busy(err: HashQueueFullError): AppError {
+  const retryAfterS = Math.ceil(err.retryAfterMs / 1000);
+  return new AppError(
+    'LOGIN_BUSY',
+    `too many logins are waiting for their password check; try again in ${retryAfterS} s`,
+    { retry_after_s: retryAfterS },
     retryAfterS,
   );
 }

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { HashSlots, type HashTurn } from './hash-slots';
 
 // scrypt from Node's crypto (no dependency), run on libuv's thread pool so a login never
 // blocks the event loop. Each hash is `scrypt$N$r$p$<salt>$<key>`: it carries its parameters,
@@ -28,38 +29,30 @@ const SALT_BYTES = 16;
 const MAX_STORED_MEMORY_BYTES = 2 ** 30;
 const MAX_STORED = { N: 2 ** 20, r: 64, p: 16 };
 /**
- * Hashes computed at once. Each holds 128 × N × r bytes (128 MiB at OWASP's cost) and one of
- * libuv's 4 threads, which DNS lookups and file reads share: a burst of logins waits its turn
- * instead of taking all of them.
+ * Hashes computed at once, in this process. Each holds 128 × N × r bytes (128 MiB at OWASP's
+ * cost) and one of libuv's 4 threads, which DNS lookups and file reads share: a burst of
+ * logins waits its turn, in a bounded queue (hash-slots.ts), instead of taking all of them.
  */
 const MAX_CONCURRENT = 2;
+const slots = new HashSlots(MAX_CONCURRENT);
 
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running < MAX_CONCURRENT) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over
-  try {
-    return await fn();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
-
-function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+function derive(
+  password: string,
+  salt: Buffer,
+  params: ScryptParams,
+  turn: HashTurn | undefined,
+): Promise<Buffer> {
   const { N, r, p } = params;
   // Node refuses scrypt above maxmem (32 MiB by default); scrypt needs 128 × r × (N + p + 2).
   const maxmem = 2 * 128 * r * (N + p + 2);
-  return withSlot(
+  return slots.run(
     () =>
       new Promise((resolve, reject) =>
         scrypt(password.normalize('NFC'), salt, KEY_BYTES, { N, r, p, maxmem }, (err, key) =>
           err ? reject(err) : resolve(key),
         ),
       ),
+    turn,
   );
 }
 
@@ -69,7 +62,7 @@ export async function hashPassword(
   params: ScryptParams = OWASP_SCRYPT,
 ): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, params);
+  const key = await derive(password, salt, params, undefined);
   return [
     'scrypt',
     params.N,
@@ -99,11 +92,19 @@ function parseHash(stored: string): StoredHash | null {
   return { N, r, p, salt, key };
 }
 
-/** Constant-time check of a password against a stored hash; false for a malformed hash. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/**
+ * Constant-time check of a password against a stored hash; false for a malformed hash. A login
+ * passes its `turn`: it may then be refused with HashQueueFullError while too many wait.
+ * New hashes ({@link hashPassword}: accounts, start-up, a rehash after login) are never refused.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  turn?: HashTurn,
+): Promise<boolean> {
   const h = parseHash(stored);
   if (!h) return false;
-  const key = await derive(password, h.salt, h);
+  const key = await derive(password, h.salt, h, turn);
   return key.length === h.key.length && timingSafeEqual(key, h.key);
 }
 
@@ -124,6 +125,7 @@ const decoys = new Map<string, Promise<string>>();
 export async function verifyDecoy(
   password: string,
   params: ScryptParams = OWASP_SCRYPT,
+  turn?: HashTurn,
 ): Promise<false> {
   const key = `${params.N}$${params.r}$${params.p}`;
   let decoy = decoys.get(key);
@@ -132,6 +134,6 @@ export async function verifyDecoy(
     decoys.set(key, decoy);
     decoy.catch(() => decoys.delete(key));
   }
-  await verifyPassword(password, await decoy);
+  await verifyPassword(password, await decoy, turn);
   return false;
 }

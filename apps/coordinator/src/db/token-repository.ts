@@ -12,6 +12,8 @@ export interface TokenRow {
   revokedAt: Date | null;
   /** The token it was created with (null: made in a session or at start-up). */
   parentTokenId: string | null;
+  /** Whether it was created in a console session (it ends when that user's password changes). */
+  sessionIdHash: string | null;
   user: { email: string; role: string; disabled: boolean };
 }
 
@@ -26,6 +28,7 @@ const select = {
   expiresAt: true,
   revokedAt: true,
   parentTokenId: true,
+  sessionIdHash: true,
   user: { select: { email: true, role: true, disabled: true } },
 } as const;
 
@@ -49,6 +52,8 @@ export class TokenRepository {
     tokenHash: string;
     expiresAt: Date | null;
     parentTokenId?: string | null;
+    /** SHA-256 of the session id of the console session it is created in. */
+    sessionIdHash?: string | null;
   }): Promise<TokenRow> {
     return this.db.apiToken.create({ data, select });
   }
@@ -73,6 +78,26 @@ export class TokenRepository {
     if (ids.length === 0) return [];
     return this.db.apiToken.findMany({
       where: { id: { in: ids.map((r) => r.id) } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select,
+    });
+  }
+
+  /**
+   * The tokens created in any session of `userId` (open or ended), and every token created with
+   * those, transitively, that are not revoked yet; oldest first.
+   */
+  async mintedInSessionsOf(userId: string): Promise<TokenRow[]> {
+    const ids = await this.db.$queryRaw<Array<{ id: string }>>`
+      WITH RECURSIVE tree AS (
+        SELECT t.id FROM api_tokens t JOIN sessions s ON s.id_hash = t.session_id_hash
+          WHERE s.user_id = ${userId}::uuid
+        UNION
+        SELECT t.id FROM api_tokens t JOIN tree ON t.parent_token_id = tree.id)
+      SELECT id::text AS id FROM tree`;
+    if (ids.length === 0) return [];
+    return this.db.apiToken.findMany({
+      where: { id: { in: ids.map((r) => r.id) }, revokedAt: null },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       select,
     });

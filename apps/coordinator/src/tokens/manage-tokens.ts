@@ -39,7 +39,9 @@ function parseCursor(cursor: string): { createdAt: Date; id: string } {
  * at most the owner's and the caller's, so a token never grants more than whoever made it.
  * Made with a token, it records that token as its parent and may not outlive it: an
  * `expires_at` later than the parent's, or none when the parent expires, is refused (403) —
- * never silently shortened. The answer holds the secret; only its SHA-256 is stored.
+ * never silently shortened. Made in a console session, it records the session, and is
+ * revoked when that session's user's password changes (users/manage-users.ts), as the session
+ * is. The answer holds the secret; only its SHA-256 is stored.
  */
 export async function createToken(
   deps: { store: Store },
@@ -65,13 +67,21 @@ export async function createToken(
   const secret = newTokenSecret();
   const token = await deps.store.transaction(async (r) => {
     const parentTokenId = caller.via === 'token' ? caller.tokenId : null;
+    const sessionIdHash = caller.via === 'session' ? caller.sessionIdHash : null;
+    // The lock orders this against revocations and password changes: what they revoke
+    // includes this token, or this call sees what they revoked (each committed first).
+    if (parentTokenId !== null || sessionIdHash !== null) await r.tokens.lockLineage();
     if (parentTokenId !== null) {
-      await r.tokens.lockLineage();
       const parent = await r.tokens.get(parentTokenId);
       // Revoked since this call was authenticated (its revocation committed first).
       if (!parent || parent.revokedAt)
         throw new AppError('UNAUTHENTICATED', 'this API token was revoked');
       assertWithinParent(parent.expiresAt, expiresAt);
+    }
+    if (sessionIdHash !== null) {
+      const session = await r.sessions.get(sessionIdHash);
+      if (!session || session.revokedAt)
+        throw new AppError('UNAUTHENTICATED', 'the session has ended; log in again');
     }
     const row = await r.tokens.create({
       userId: owner.id,
@@ -81,6 +91,7 @@ export async function createToken(
       tokenHash: sha256Hex(secret),
       expiresAt,
       parentTokenId,
+      sessionIdHash,
     });
     await r.audit.record(auditEntry(call, 'tokens.create', row.id, null, tokenAuditView(row)));
     return row;

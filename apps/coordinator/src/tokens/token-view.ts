@@ -15,6 +15,8 @@ export interface TokenView {
   revoked_at: string | null;
   /** The token this one was created with; revoking that one revokes this one too. */
   parent_token_id: string | null;
+  /** Created in a console session: revoked when that session's user's password changes. */
+  created_in_session: boolean;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -32,6 +34,7 @@ export function tokenView(t: TokenRow): TokenView {
     expires_at: iso(t.expiresAt),
     revoked_at: iso(t.revokedAt),
     parent_token_id: t.parentTokenId,
+    created_in_session: t.sessionIdHash !== null,
   };
 }
 
@@ -46,5 +49,6 @@ export function tokenAuditView(t: TokenRow) {
     expires_at: iso(t.expiresAt),
     revoked_at: iso(t.revokedAt),
     parent_token_id: t.parentTokenId,
+    created_in_session: t.sessionIdHash !== null,
   };
 }

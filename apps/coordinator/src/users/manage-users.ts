@@ -1,7 +1,8 @@
 import { AppError } from '../api/app-error';
 import { auditEntry, type Actor } from '../audit/audit-entry';
 import { hashPassword, type ScryptParams } from '../auth/password';
-import type { Store } from '../db/store';
+import type { Repos, Store } from '../db/store';
+import { tokenAuditView } from '../tokens/token-view';
 import { EmailTakenError } from '../db/user-repository';
 import { userAuditView, userView, type UserView } from './user-view';
 import { createUserInput, listUsersInput, userIdInput, userPatch } from './users.types';
@@ -51,8 +52,10 @@ export async function createUser(
 
 /**
  * `PATCH /v1/users/{id}`: name, role, disabled, password. Disabling or a new password ends the
- * user's sessions. Refused (409) when it would leave no active admin, so an installation can
- * never lock itself out.
+ * user's sessions; a new password also revokes the tokens created in any of them, with their
+ * descendants (each audited `tokens.revoke`, `revoked_because: "password_changed"`), since
+ * whoever held a session before the change could have made one. Refused (409) when it would
+ * leave no active admin, so an installation can never lock itself out.
  */
 export async function updateUser(
   deps: { store: Store; passwordParams: ScryptParams },
@@ -84,14 +87,46 @@ export async function updateUser(
         'CONFLICT',
         `${before.email} is the last active admin; make another user admin first`,
       );
+    const now = new Date();
+    let tokensRevoked = 0;
+    if (passwordHash !== undefined) tokensRevoked = await revokeSessionTokens(r, actor, id, now);
     if (passwordHash !== undefined || (after.disabled && !before.disabled))
-      await r.sessions.revokeAllOf(id, new Date());
+      await r.sessions.revokeAllOf(id, now);
     await r.audit.record(
       auditEntry(actor, 'users.update', after.email, userAuditView(before), {
         ...userAuditView(after),
-        ...(passwordHash !== undefined ? { password_changed: true } : {}),
+        ...(passwordHash !== undefined
+          ? { password_changed: true, tokens_revoked: tokensRevoked }
+          : {}),
       }),
     );
     return userView(after);
   });
+}
+
+/**
+ * Revokes the tokens created in the sessions of `userId`, and their descendants, in the
+ * password change's transaction; returns how many. Under the lineage lock, so a token being
+ * created in one of those sessions meanwhile is either revoked here or refused there.
+ */
+async function revokeSessionTokens(
+  r: Repos,
+  actor: Actor,
+  userId: string,
+  now: Date,
+): Promise<number> {
+  await r.tokens.lockLineage();
+  const tokens = await r.tokens.mintedInSessionsOf(userId);
+  await r.tokens.revokeMany(
+    tokens.map((t) => t.id),
+    now,
+  );
+  for (const t of tokens)
+    await r.audit.record(
+      auditEntry(actor, 'tokens.revoke', t.id, tokenAuditView(t), {
+        ...tokenAuditView({ ...t, revokedAt: now }),
+        revoked_because: 'password_changed',
+      }),
+    );
+  return tokens.length;
 }

@@ -28,3 +28,8 @@ export const CSRF_HEADER = 'x-crawler-csrf';
 export const CONSOLE_SECRET_HEADER = 'x-crawler-console';
 /** The browser's address as the console saw it; believed only with the console's credential. */
 export const CLIENT_ADDRESS_HEADER = 'x-crawler-client-address';
+/**
+ * Most procedure calls the console puts in one tRPC batch (its links' `maxItems`); the
+ * coordinator's TRPC_MAX_BATCH_SIZE may not be lower.
+ */
+export const TRPC_CONSOLE_BATCH_ITEMS = 10;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TRPC_CONSOLE_BATCH_ITEMS } from '../api';
 import { ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
@@ -54,5 +55,31 @@ describe('lease length', () => {
       /LEASE_MS=10000/,
     );
     expect(loadConfig({ LEASE_MS: '25000', FETCH_TOTAL_TIMEOUT_MS: '10000' }).LEASE_MS).toBe(25000);
+  });
+});
+
+describe('login under attack', () => {
+  it('defaults: an installation-wide limit, IPv6 clients by /56, a bounded hash queue, batches of 20', () => {
+    const c = loadConfig({});
+    expect(c.LOGIN_GLOBAL_BURST).toBe(100);
+    expect(c.LOGIN_GLOBAL_REFILL_MS).toBe(100);
+    expect(c.LOGIN_IPV6_PREFIX).toBe(56);
+    expect(c.LOGIN_HASH_QUEUE_MAX).toBe(8);
+    expect(c.TRPC_MAX_BATCH_SIZE).toBe(20);
+  });
+
+  it('refuses an IPv6 prefix outside 16–128, no queue, and batches smaller than the console’s', () => {
+    for (const [name, value] of [
+      ['LOGIN_IPV6_PREFIX', '8'],
+      ['LOGIN_IPV6_PREFIX', '129'],
+      ['LOGIN_HASH_QUEUE_MAX', '0'],
+      ['TRPC_MAX_BATCH_SIZE', String(TRPC_CONSOLE_BATCH_ITEMS - 1)],
+    ] as const)
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(
+        new RegExp(`${name}="${value}"`),
+      );
+    expect(
+      loadConfig({ TRPC_MAX_BATCH_SIZE: String(TRPC_CONSOLE_BATCH_ITEMS) }).TRPC_MAX_BATCH_SIZE,
+    ).toBe(TRPC_CONSOLE_BATCH_ITEMS);
   });
 });

@@ -1,5 +1,6 @@
 import { CrawlerError } from '../errors';
 import { z } from 'zod';
+import { TRPC_CONSOLE_BATCH_ITEMS } from '../api';
 import { userAgentOf } from '../messages/crawl-settings';
 import { bool, int } from './env-fields';
 import { qualityEnv } from './quality-env';
@@ -310,10 +311,36 @@ export const envSchema = z.object({
   LOGIN_ACCOUNT_BURST: int(0, 10_000).default(10),
   /** An account regains one spent login attempt this often, ms. */
   LOGIN_ACCOUNT_REFILL_MS: int(100, 86_400_000).default(60_000),
-  /** Login attempts one client address (an IPv6 /64) may make in a burst (0 = no limit). */
+  /**
+   * Login attempts one client address may make in a burst (0 = no limit); an IPv6 address counts
+   * by its LOGIN_IPV6_PREFIX.
+   */
   LOGIN_ADDRESS_BURST: int(0, 100_000).default(30),
   /** A client address regains one spent login attempt this often, ms. */
   LOGIN_ADDRESS_REFILL_MS: int(100, 86_400_000).default(6_000),
+  /**
+   * Failed logins the whole installation takes in a burst, whatever the account and address
+   * (0 = no limit): a flood from many addresses is refused (429) instead of keeping the
+   * password hashes busy.
+   */
+  LOGIN_GLOBAL_BURST: int(0, 1_000_000).default(100),
+  /** The installation regains one spent login attempt this often, ms (100: 10 a second). */
+  LOGIN_GLOBAL_REFILL_MS: int(1, 86_400_000).default(100),
+  /**
+   * IPv6 clients count as one per prefix of this many bits in the login limits (and share a
+   * turn in the password-hash queue): a subscriber commonly gets a /56 (or /48, /64) of its own.
+   */
+  LOGIN_IPV6_PREFIX: int(16, 128).default(56),
+  /**
+   * Logins that may wait for a password hash (2 run at once), per coordinator. Beyond it a
+   * login is answered 429 LOGIN_BUSY at once instead of waiting past its client's timeout.
+   */
+  LOGIN_HASH_QUEUE_MAX: int(1, 1000).default(8),
+  /**
+   * Most procedure calls in one tRPC batch request (`/trpc/a,b,c?batch=1`); a larger batch is
+   * refused with 413 BATCH_TOO_LARGE. At least the console's batch size.
+   */
+  TRPC_MAX_BATCH_SIZE: int(TRPC_CONSOLE_BATCH_ITEMS, 10_000).default(20),
   /**
    * The console's credential to the coordinator (both read it): only a request carrying it may
    * name the browser's address (`x-crawler-client-address`). Unset: the header is ignored.

@@ -70,7 +70,10 @@ const MEANING: Record<AppErrorCode, string> = {
   METHOD_NOT_ALLOWED: 'another method is needed on this path',
   CONFLICT: 'the current state does not allow it',
   PAYLOAD_TOO_LARGE: 'the body is larger than the operation reads',
+  BATCH_TOO_LARGE: 'a tRPC batch has more calls than TRPC_MAX_BATCH_SIZE (tRPC only)',
   LOGIN_THROTTLED: 'out of login attempts: `Retry-After` says when one may succeed',
+  LOGIN_BUSY:
+    'too many logins wait for their password check: `Retry-After` says when one may succeed',
   UNAVAILABLE: 'a store it needs is unavailable: try again later',
   INTERNAL: 'an unexpected error (the coordinator logs it)',
 };
@@ -118,7 +121,7 @@ function errorResponses(r: Route): Json {
           const { additionalProperties: _open, ...answer } = schemaOf(partial, 'output');
           schema = { anyOf: [ERROR_REF, { allOf: [ERROR_REF, answer] }] };
         }
-        const retryAfter = codes.includes('LOGIN_THROTTLED')
+        const retryAfter = codes.some((c) => c === 'LOGIN_THROTTLED' || c === 'LOGIN_BUSY')
           ? { headers: { 'Retry-After': { description: 'Seconds', schema: { type: 'integer' } } } }
           : {};
         return [

@@ -22,7 +22,7 @@ export const authRouter = router({
     .meta(
       rest('POST', '/v1/auth/login', 'Logs in; sets the crawler_session cookie', {
         maxBodyBytes: SMALL_BODY_BYTES,
-        errors: ['UNAUTHENTICATED', 'LOGIN_THROTTLED'],
+        errors: ['UNAUTHENTICATED', 'LOGIN_THROTTLED', 'LOGIN_BUSY'],
       }),
     )
     .input(loginInput)
