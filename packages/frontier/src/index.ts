@@ -26,8 +26,10 @@ export { FrontierDeadLetters, type DeadLetterCursor } from './dead-letters';
 export { FrontierAdmin } from './admin';
 export { FrontierRecrawl, type RecrawlIntervalBounds } from './recrawl-schedule';
 export { FrontierSpill, type OverflowEntry, type RefillNeed } from './spill';
-export { SpillStore, type ClaimedBatch } from './spill-store';
+export { SpillStore, type ClaimedBatch, type SpillOwnership } from './spill-store';
+export { SpillFencedError } from './spill-fence';
 export { SpillPump, type SpillPumpOptions, type SpillRound } from './spill-pump';
+export { unpackSpillEntry } from './spill-entry';
 export { headBound, type HeadBound } from './resources';
 export {
   DEFAULT_PRIORITY,

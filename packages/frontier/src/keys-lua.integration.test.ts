@@ -34,6 +34,7 @@ function cases(shard: number, host: string, leaseId: string, ip: string): Record
     overflow_key: [['overflow_key(ARGV[1])', keys.overflow(shard)]],
     refill_hosts_key: [['refill_hosts_key(ARGV[1])', keys.refillHosts(shard)]],
     refill_done_key: [['refill_done_key(ARGV[1])', keys.refillDone(shard)]],
+    spill_epoch_key: [['spill_epoch_key(ARGV[1])', keys.spillEpoch(shard)]],
     // A class is a number in the scripts (host_class), as the ready key is the declared one.
     ready_class_key: [0, 5, 9].map((c) => [
       `ready_class_key(${q(ready)}, ${c})`,

@@ -97,9 +97,20 @@ export class FrontierKeys {
   layout(): string {
     return `${this.prefix}:layout`;
   }
-  /** Held by the one coordinator whose spill pump runs (value: its id; expires unless renewed). */
+  /**
+   * Says a coordinator's spill pump runs (value: its id; expires unless renewed). Ownership
+   * itself is kept in Postgres (spill-store.ts: frontier_spill_owner); agents read this key.
+   */
   spillLock(): string {
     return `${this.prefix}:spill-lock`;
+  }
+  /**
+   * The id of this Redis dataset's spill (Postgres holds the same, spill-store.ts): written
+   * when the frontier is first initialised, or at the start of a rebuild after Redis was lost.
+   * A spill pump runs only while the two agree.
+   */
+  spillDataset(): string {
+    return `${this.prefix}:spill-dataset`;
   }
   /** Pub/sub channel where policy changes are announced to agents (JSON HostPolicyNotice). */
   policyChannel(): string {
@@ -211,6 +222,13 @@ export class FrontierKeys {
    */
   refillDone(shard: number): string {
     return `${this.shard(shard)}rfdone`;
+  }
+  /**
+   * The epoch of the spill pump that works the shard (its Postgres ownership, spill-store.ts):
+   * the pump's scripts change nothing for an older epoch (keys.lua: spill_epoch_key).
+   */
+  spillEpoch(shard: number): string {
+    return `${this.shard(shard)}spep`;
   }
   queue(shard: number, host: string): string {
     return `${this.shard(shard)}q:${host}`;

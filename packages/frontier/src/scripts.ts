@@ -39,7 +39,8 @@ const scripts = {
   checkSeenCandidates: 'checkSeenCandidates-2.lua',
   observeRecrawl: 'observeRecrawl-2.lua',
   mergeRecrawl: 'mergeRecrawl-4.lua',
-  spillTrim: 'spillTrim-1.lua',
+  spillTrim: 'spillTrim-2.lua',
+  spillShardEpoch: 'spillShardEpoch-1.lua',
   refillNeeds: 'refillNeeds-1.lua',
   refillHeads: 'refillHeads-3.lua',
 } as const;

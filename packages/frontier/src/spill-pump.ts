@@ -6,6 +6,11 @@ import type { ClaimedBatch, SpillStore } from './spill-store';
 const SPILL_CHUNK = 5000;
 
 export interface SpillPumpOptions {
+  /**
+   * The spill's epoch this pump writes under (`SpillStore.acquire`). Without it the pump takes
+   * the spill for itself at its first round (tests, one-shot crawls: one pump, no lease).
+   */
+  epoch?: number;
   /** Hosts of a shard's refill set one refill batch looks at (default 500). */
   hostsPerBatch?: number;
   /** URLs one refill batch wants, about (default 5,000; a host tier's want is never split). */
@@ -17,6 +22,11 @@ export interface SpillPumpOptions {
    * stop the process here (a crash between the two), production passes nothing.
    */
   afterPush?: (b: ClaimedBatch) => void | Promise<void>;
+  /**
+   * Called after a refill batch is claimed in Postgres and before it is pushed into Redis:
+   * tests pause a pump here (another takes over meanwhile), production passes nothing.
+   */
+  afterClaim?: (b: ClaimedBatch) => void | Promise<void>;
 }
 
 /** What one round did: entries copied to Postgres, URLs brought back to heads. */
@@ -36,13 +46,17 @@ export interface SpillRound {
  * it twice changes nothing), one statement deletes the rows and the record; Redis forgets the id
  * at the shard's next call. Before a shard's first batch (and after any failure on it) its
  * recorded batches are settled: applied in Redis → delete the rows; not → drop the record, the
- * rows are unclaimed again. Nothing spilled is lost or queued twice. One pump per installation.
+ * rows are unclaimed again. Nothing spilled is lost or queued twice. One pump per installation,
+ * fenced: every write carries the pump's epoch (spill-store.ts), and a pump whose epoch was
+ * superseded fails with SpillFencedError and changes nothing; its owner starts a new pump.
  */
 export class SpillPump {
   /** Shards to recover before their next refill: all at first, and any whose work failed. */
   private readonly unrecovered: Set<number>;
   /** Per shard: batches confirmed in Postgres whose ids Redis may forget. */
   private readonly forget = new Map<number, string[]>();
+  /** The epoch of every write (given, or taken once at the first write). */
+  private epoch: Promise<number> | null;
 
   constructor(
     private readonly spill: FrontierSpill,
@@ -50,6 +64,13 @@ export class SpillPump {
     private readonly opts: SpillPumpOptions = {},
   ) {
     this.unrecovered = new Set(Array.from({ length: spill.shards }, (_, s) => s));
+    this.epoch = opts.epoch === undefined ? null : Promise.resolve(opts.epoch);
+  }
+
+  /** The epoch this pump writes under, taking the spill for itself first when none was given. */
+  private ownEpoch(): Promise<number> {
+    this.epoch ??= this.store.takeAlone();
+    return this.epoch;
   }
 
   /** Settles the batches a stopped refiller left half done (every shard). Returns how many. */
@@ -60,13 +81,17 @@ export class SpillPump {
   }
 
   private async recoverShard(shard: number): Promise<number> {
+    const epoch = await this.ownEpoch();
+    // From here on, an older pump's scripts change nothing on this shard: a batch it claimed is
+    // either applied already (confirmed below) or never will be (released below).
+    await this.spill.holdShard(shard, 'take', epoch);
     const batches = await this.store.claimed(shard);
     for (const batch of batches) {
-      if (await this.spill.applied(shard, batch)) await this.store.confirm(batch);
-      else await this.store.release(batch);
+      if (await this.spill.applied(shard, batch)) await this.store.confirm(epoch, batch);
+      else await this.store.release(epoch, batch);
     }
     // Every batch Postgres recorded is settled: the ids Redis still holds name nothing.
-    await this.spill.forgetAll(shard);
+    await this.spill.holdShard(shard, 'forget', epoch);
     this.forget.delete(shard);
     this.unrecovered.delete(shard);
     return batches.length;
@@ -74,12 +99,14 @@ export class SpillPump {
 
   /** Copies a shard's whole overflow list into Postgres and trims it. Returns entries copied. */
   async spillShard(shard: number): Promise<number> {
+    if (this.unrecovered.has(shard)) await this.recoverShard(shard);
+    const epoch = await this.ownEpoch();
     let copied = 0;
     for (;;) {
       const rows = await this.spill.readOverflow(shard, SPILL_CHUNK);
       if (rows.length === 0) return copied;
-      await this.store.insert(rows);
-      await this.spill.trimOverflow(shard, rows);
+      await this.store.insert(epoch, rows);
+      await this.spill.trimOverflow(shard, rows, epoch);
       copied += rows.length;
     }
   }
@@ -88,35 +115,43 @@ export class SpillPump {
   async workShard(shard: number): Promise<SpillRound> {
     try {
       if (this.unrecovered.has(shard)) await this.recoverShard(shard);
+      const epoch = await this.ownEpoch();
       const forget = this.forget.get(shard) ?? [];
       const { overflow, needs } = await this.spill.refillNeeds(
         shard,
         this.opts.hostsPerBatch ?? 500,
         this.opts.urlsPerBatch ?? 5000,
+        epoch,
         forget,
       );
       this.forget.delete(shard);
       // The overflow first: a tier is only found exhausted once nothing of it waits there.
       const spilled = overflow > 0 ? await this.spillShard(shard) : 0;
-      return { spilled, refilled: await this.refill(shard, needs) };
+      return { spilled, refilled: await this.refill(shard, needs, epoch) };
     } catch (err) {
       this.unrecovered.add(shard);
       throw err;
     }
   }
 
-  private async refill(shard: number, needs: readonly RefillNeed[]): Promise<number> {
+  private async refill(
+    shard: number,
+    needs: readonly RefillNeed[],
+    epoch: number,
+  ): Promise<number> {
     if (needs.length === 0) return 0;
     const batch = randomUUID();
-    const entries = await this.store.claim(shard, batch, needs);
+    const entries = await this.store.claim(epoch, shard, batch, needs);
+    await this.opts.afterClaim?.({ shard, batch });
     const n = await this.spill.applyRefill(
       shard,
       batch,
       needs.map((need, i) => ({ ...need, entries: entries[i]! })),
+      epoch,
     );
     await this.opts.afterPush?.({ shard, batch });
     // No row taken, no record written.
-    if (entries.some((e) => e.length > 0)) await this.store.confirm(batch);
+    if (entries.some((e) => e.length > 0)) await this.store.confirm(epoch, batch);
     this.forget.set(shard, [batch]);
     return Math.max(0, n);
   }

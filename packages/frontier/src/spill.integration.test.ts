@@ -108,7 +108,8 @@ describe('bounded heads', () => {
     const { f, pump, store } = make();
     await f.enqueue(urls('d.test', 5));
     await pump.spillShard(f.shardOf('d.test'));
-    const claimed = await store.claim(f.shardOf('d.test'), 'lost-batch', [
+    const { epoch } = await store.ownership();
+    const claimed = await store.claim(epoch, f.shardOf('d.test'), 'lost-batch', [
       { host: 'd.test', tier: '0', want: 2 },
     ]);
     // Tier 0's head holds p0, p2, p4: the spill's first two are p6 and p8, as they were queued.

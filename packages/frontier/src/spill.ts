@@ -5,6 +5,7 @@ import { FrontierDataError } from './queue-entry';
 import type { FrontierResources } from './resources';
 import { defineFrontierScripts } from './scripts';
 import { waitOutShardMove } from './script-replies';
+import { FENCED, fencedReply } from './spill-fence';
 
 /** An entry of a shard's overflow list: a URL spilled out of its host tier's head. */
 export interface OverflowEntry {
@@ -100,14 +101,32 @@ export class FrontierSpill {
   }
 
   /** Trims the copied entries off the overflow list, once (0 when already trimmed). */
-  async trimOverflow(shard: number, copied: readonly OverflowEntry[]): Promise<number> {
+  async trimOverflow(
+    shard: number,
+    copied: readonly OverflowEntry[],
+    epoch: number,
+  ): Promise<number> {
     if (copied.length === 0) return 0;
     const n = await this.r.cmd.spillTrim(
       this.r.keys.overflow(shard),
+      this.r.keys.spillEpoch(shard),
       copied[0]!.raw,
       copied.length,
+      epoch,
     );
-    return countReply.parse(n);
+    return fencedReply(shard, epoch, countReply.parse(n));
+  }
+
+  /**
+   * A pump of `epoch` starts working a shard (`take`: refused when a newer pump took it), or,
+   * having settled every refill batch Postgres records for it, drops the applied batches' ids
+   * (`forget`). After a newer pump's take, this epoch's calls change nothing.
+   * @throws SpillFencedError when the shard is another pump's
+   */
+  async holdShard(shard: number, op: 'take' | 'forget', epoch: number): Promise<void> {
+    const k = this.r.keys;
+    const n = await this.r.cmd.spillShardEpoch(k.spillEpoch(shard), k.shard(shard), op, epoch);
+    fencedReply(shard, epoch, countReply.parse(n) === 1 ? 0 : FENCED);
   }
 
   /** Up to `max` hosts of a shard that asked for a refill. */
@@ -124,6 +143,7 @@ export class FrontierSpill {
     shard: number,
     maxHosts: number,
     maxUrls: number,
+    epoch: number,
     forget: readonly string[] = [],
   ): Promise<RefillNeeds> {
     const { cmd, keys, head } = this.r;
@@ -135,10 +155,12 @@ export class FrontierSpill {
         head.low,
         maxHosts,
         maxUrls,
+        epoch,
         ...forget,
       ),
     );
     const [overflow, ...flat] = reply;
+    fencedReply(shard, epoch, overflow);
     const needs: RefillNeed[] = [];
     for (let i = 0; i + 2 < flat.length; i += 3)
       needs.push({ host: String(flat[i]), tier: String(flat[i + 1]), want: Number(flat[i + 2]) });
@@ -150,7 +172,12 @@ export class FrontierSpill {
    * tier's head; a group that got fewer entries than it wanted tells Redis Postgres has no more
    * of that tier. Returns the entries brought back, or REFILL_ALREADY_APPLIED.
    */
-  async applyRefill(shard: number, batch: string, groups: readonly RefillGroup[]): Promise<number> {
+  async applyRefill(
+    shard: number,
+    batch: string,
+    groups: readonly RefillGroup[],
+    epoch: number,
+  ): Promise<number> {
     const k = this.r.keys;
     const args: (string | number)[] = [];
     for (const g of groups)
@@ -169,22 +196,15 @@ export class FrontierSpill {
         k.shard(shard),
         batch,
         this.r.head.low,
+        epoch,
         ...args,
       ),
     );
-    return countReply.parse(n);
+    return fencedReply(shard, epoch, countReply.parse(n));
   }
 
   /** Whether Redis applied a refill batch (its id is still recorded). */
   async applied(shard: number, batch: string): Promise<boolean> {
     return (await this.r.redis.sismember(this.r.keys.refillDone(shard), batch)) === 1;
-  }
-
-  /**
-   * Forgets every applied batch id of a shard: on recovery, once every batch Postgres still
-   * records was settled, the ids left name nothing.
-   */
-  async forgetAll(shard: number): Promise<void> {
-    await this.r.redis.del(this.r.keys.refillDone(shard));
   }
 }

@@ -6,7 +6,8 @@ import { auditEntry, SYSTEM, type Actor } from '../audit/audit-entry';
 import type { Services } from '../api/services';
 import type { Store } from '../db/store';
 import { buildBlockRuleSet } from '../hosts/publish-block-rules';
-import { clearFrontierSpill } from '../frontier-spill/clear-spill';
+import { ensureSpillDataset } from '../frontier-spill/spill-dataset';
+import { RebuildLock } from './rebuild-lock';
 import { readGenerationMarker, writeGenerationMarker } from './generation-marker';
 import type { FrontierRebuildOutput, FrontierRebuildStatus } from './rebuild-frontier.types';
 import {
@@ -57,7 +58,9 @@ export interface RebuildOptions {
  * Idempotent, and safe on a live frontier: the seen set and the enqueue script dedupe, and the
  * schedule keeps what it has. docs/ARCHITECTURE.md ("Redis as a store") says what a rebuild
  * cannot recover.
- * @throws AppError `CONFLICT` while another rebuild of this frontier runs in this process.
+ * One rebuild runs at a time across coordinators (RebuildLock, in Postgres).
+ * @throws AppError `CONFLICT` while another rebuild of this frontier runs, here or on another
+ *   coordinator.
  */
 export function rebuildFrontier(
   deps: RebuildDeps,
@@ -96,19 +99,52 @@ function errorText(err: unknown): string {
 async function runRebuild(
   deps: RebuildDeps,
   reason: FrontierRebuildOutput['reason'],
+  opts: RebuildOptions,
+): Promise<FrontierRebuildOutput> {
+  const { config, log } = deps;
+  const taken = await RebuildLock.take(
+    config.DATABASE_URL,
+    deps.frontier.keys.prefix,
+    `coordinator-${config.coordinatorId}`,
+    reason,
+    log,
+  );
+  if ('held' in taken)
+    throw new AppError(
+      'CONFLICT',
+      `a frontier rebuild is already running (${taken.held.id}, on ${taken.held.owner} since ${taken.held.startedAt}); wait for it to end`,
+    );
+  const { lock } = taken;
+  log.info({ reason, rebuild: lock.run.id }, 'frontier rebuild: starting');
+  try {
+    return await rebuildUnderLock(deps, reason, opts, lock);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function rebuildUnderLock(
+  deps: RebuildDeps,
+  reason: FrontierRebuildOutput['reason'],
   { signal, policiesPushed }: RebuildOptions,
+  lock: RebuildLock,
 ): Promise<FrontierRebuildOutput> {
   const { config, store, frontier, analytics, log } = deps;
   const started = new Date();
   const before = await readGenerationMarker(deps.redis, frontier.keys);
-  log.info({ reason }, 'frontier rebuild: starting');
   let phaseAt = performance.now();
   /** Milliseconds since the previous phase ended. */
   const took = () => Math.round(-phaseAt + (phaseAt = performance.now()));
 
-  // Redis was lost (no marker): its spilled URLs' counters went with it (the rebuild queues them
-  // again). A manual rebuild keeps them: Redis still accounts for them.
-  if (!before) await clearFrontierSpill(config.DATABASE_URL, frontier);
+  // Redis was lost (no spill dataset): its spilled URLs' counters went with it (the rebuild
+  // queues them again), so the rows go and a new dataset is named before anything is queued.
+  // A rebuild tried again after a failure finds the dataset it named: the rows spilled since
+  // are this Redis's and stay. A manual rebuild (the marker is there) never clears.
+  const spill = await ensureSpillDataset(config.DATABASE_URL, deps.redis, frontier, {
+    clear: !before,
+  });
+  if (spill.named)
+    log.info({ ...spill, rebuild: lock.run.id }, 'frontier rebuild: spill dataset named');
   const policies = policiesPushed ?? (await syncPoliciesWithPostgres(deps));
   const known = await markKnownUrlsSeen({ analytics, seen: frontier, signal });
   log.info({ ...known, ms: took() }, 'frontier rebuild: known URLs marked seen');
@@ -152,6 +188,11 @@ async function runRebuild(
   const enqueued = seeds.enqueued + failed.retried + failed.redirects + links.linksEnqueued;
   const finished = new Date();
   signal?.throwIfAborted();
+  // The marker says this Redis holds everything: not so if it was emptied again meanwhile, or
+  // if another rebuild took over a lapsed lease.
+  if ((await deps.redis.get(frontier.keys.spillDataset())) !== spill.dataset)
+    throw new Error('Redis was emptied during the frontier rebuild; it runs again');
+  if (!lock.held) throw new Error('the frontier rebuild lost its lock to another rebuild');
   await writeGenerationMarker(deps.redis, frontier.keys, {
     // A manual rebuild fills the same Redis dataset; one after a loss starts a new one.
     createdAt: before?.createdAt ?? started.toISOString(),
@@ -208,11 +249,14 @@ export async function startFrontierGeneration(
   const marker = await readGenerationMarker(redis, frontier.keys);
   const policies = await syncPoliciesWithPostgres(deps);
   if (marker) {
+    // A frontier kept from before spill datasets were named: its rows are this Redis's.
+    await nameSpillDataset(deps, { clear: false });
     await enqueuePendingSeeds(deps);
     return { done: Promise.resolve({ action: 'synced' }) };
   }
   const [seeds, known] = await Promise.all([store.seeds.count(), hasKnownUrls(deps.analytics)]);
   if (seeds === 0 && !known) {
+    await nameSpillDataset(deps, { clear: true });
     await writeGenerationMarker(redis, frontier.keys, {
       createdAt: new Date().toISOString(),
       rebuiltFrom: null,
@@ -240,6 +284,29 @@ export async function startFrontierGeneration(
     },
   );
   return { done };
+}
+
+/**
+ * Names the spill dataset when Redis has none, under the rebuild lock (a rebuild running
+ * elsewhere names it itself: nothing is done then). The spill pump waits until it is named.
+ */
+async function nameSpillDataset(deps: RebuildDeps, opts: { clear: boolean }): Promise<void> {
+  const { config, redis, frontier, log } = deps;
+  if (await redis.get(frontier.keys.spillDataset())) return;
+  const taken = await RebuildLock.take(
+    config.DATABASE_URL,
+    frontier.keys.prefix,
+    `coordinator-${config.coordinatorId}`,
+    'spill_dataset',
+    log,
+  );
+  if ('held' in taken) return;
+  try {
+    const spill = await ensureSpillDataset(config.DATABASE_URL, redis, frontier, opts);
+    if (spill.named) log.info({ ...spill }, 'frontier spill dataset named');
+  } finally {
+    await taken.lock.release();
+  }
 }
 
 /** Records a rebuild in the audit log, after it (a Redis change, not a Postgres one). */

@@ -1,32 +1,48 @@
 import type { Logger } from '@crawler/adapters/log';
 import type { RedisClient } from '@crawler/adapters/redis';
-import { SpillPump, SpillStore, type Frontier, type FrontierSpill } from '@crawler/frontier';
+import {
+  SpillFencedError,
+  SpillPump,
+  SpillStore,
+  type Frontier,
+  type FrontierSpill,
+  type SpillPumpOptions,
+} from '@crawler/frontier';
 import pg from 'pg';
 
-/** How long the pump's lock lives unless renewed (ms): another coordinator takes over after it. */
-const LOCK_MS = 30_000;
-/** How often the lock is renewed while a round runs (ms). */
-const RENEW_MS = LOCK_MS / 6;
+/** How long the pump's lease lives unless renewed (ms): another coordinator takes over after it. */
+const LEASE_MS = 30_000;
+/** How often the lease is renewed while a round runs (ms). */
+const RENEW_MS = LEASE_MS / 6;
 /**
- * A pump whose lock was last renewed longer ago than this starts no further shard (ms): by the
- * time the lock can expire and another coordinator take it, this one has stopped (its shard in
- * hand is bounded by one spill and one refill batch), so two pumps never claim the same rows.
+ * A pump whose lease was last renewed longer ago than this starts no further shard (ms). This
+ * only spares work: correctness does not depend on clocks, since every write of a pump checks
+ * its epoch in Postgres (and in Redis per shard), and a takeover raises it.
  */
-const FENCE_MS = LOCK_MS / 2;
+const FENCE_MS = LEASE_MS / 2;
 
 /**
  * Runs the frontier's spiller and refiller (SpillPump) while heads are bounded
  * (FRONTIER_HEAD_MAX > 0): round after round while there is work, pausing `everyMs` when a round
- * found none. One coordinator of the installation runs it at a time (a Redis lock it renews).
+ * found none. One coordinator of the installation runs it at a time: it holds the lease of
+ * `frontier_spill_owner` in Postgres, where the rows are (SpillStore.acquire), under an epoch
+ * every write checks. A pump whose writes are refused (taken over, or the spill cleared by a
+ * rebuild) is dropped, and the next round starts a new one under a new lease, recovering every
+ * shard. It runs only when Redis and Postgres name the same spill dataset (spill-dataset.ts).
  */
 export class FrontierSpillLoop {
   private stopped = false;
   private running: Promise<void> | null = null;
   private readonly pool: pg.Pool;
   private readonly spill: FrontierSpill;
-  private readonly pump: SpillPump;
-  /** When the lock was last taken or renewed (performance.now()). */
+  private readonly store: SpillStore;
+  /** The pump of the lease held now, or null. */
+  private pump: SpillPump | null = null;
+  private epoch: number | null = null;
+  /** When the lease was last taken or renewed (performance.now()). */
   private lockedAt = -Infinity;
+  /** What was said last about waiting (logged once per change). */
+  private waiting: string | null = null;
   /** Spilled (copied to Postgres) and refilled URLs since start, for metrics. */
   readonly totals = { spilled: 0, refilled: 0 };
 
@@ -37,6 +53,8 @@ export class FrontierSpillLoop {
       databaseUrl: string;
       owner: string;
       log: Logger;
+      /** Test hooks of the pump (SpillPumpOptions.afterClaim, afterPush). */
+      pumpHooks?: Pick<SpillPumpOptions, 'afterClaim' | 'afterPush'>;
     },
   ) {
     // The pump works many shards at once; each holds a connection for one statement at a time.
@@ -48,7 +66,7 @@ export class FrontierSpillLoop {
     this.spill = deps.frontier.spill.enabled
       ? deps.frontier.spill.withOwnConnection()
       : deps.frontier.spill;
-    this.pump = new SpillPump(this.spill, new SpillStore(this.pool, deps.frontier.keys.prefix));
+    this.store = new SpillStore(this.pool, deps.frontier.keys.prefix);
   }
 
   /** Starts the loop (nothing when heads are not bounded). */
@@ -57,39 +75,106 @@ export class FrontierSpillLoop {
     this.running = this.loop(everyMs);
   }
 
-  /** Stops after the current round and closes the Postgres pool and the Redis connection. */
-  async stop(): Promise<void> {
+  /** The epoch of the lease held now, or null (tests, metrics). */
+  get heldEpoch(): number | null {
+    return this.epoch;
+  }
+
+  private stopping: Promise<void> | null = null;
+
+  /**
+   * Stops after the current round, gives the lease up, closes the pool and the connection.
+   * Idempotent.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutDown();
+    return this.stopping;
+  }
+
+  private async shutDown(): Promise<void> {
     this.stopped = true;
     await this.running;
+    if (this.epoch !== null) {
+      await this.store.give(this.epoch).catch(() => undefined);
+      await this.releaseMarker().catch(() => undefined);
+    }
     await this.pool.end();
     this.spill.close();
   }
 
-  /** Takes or renews the pump's lock; true while this coordinator holds it. */
-  private async holdLock(): Promise<boolean> {
-    const { redis, frontier, owner } = this.deps;
-    const key = frontier.keys.spillLock();
+  /** Takes or renews the lease; true while this coordinator holds it (with a pump for it). */
+  private async holdLease(): Promise<boolean> {
+    const { redis, frontier, owner, log } = this.deps;
     const askedAt = performance.now();
-    let held = (await redis.set(key, owner, 'PX', LOCK_MS, 'NX')) === 'OK';
-    if (!held && (await redis.get(key)) === owner) held = (await redis.pexpire(key, LOCK_MS)) === 1;
-    this.lockedAt = held ? askedAt : -Infinity;
-    return held;
+    if (this.epoch !== null) {
+      if (await this.store.renew(this.epoch, LEASE_MS)) {
+        this.lockedAt = askedAt;
+        await redis.set(frontier.keys.spillLock(), owner, 'PX', LEASE_MS);
+        return true;
+      }
+      log.warn({ epoch: this.epoch }, 'frontier spill: the pump lease was taken over');
+      this.drop();
+    }
+    const dataset = await redis.get(frontier.keys.spillDataset());
+    if (!dataset) {
+      this.wait('no spill dataset in Redis yet: the frontier is being initialised or rebuilt');
+      return false;
+    }
+    const own = await this.store.acquire(owner, dataset, LEASE_MS);
+    if (!own) {
+      const o = await this.store.ownership();
+      this.wait(
+        o.dataset !== dataset
+          ? `Postgres holds the spill of another Redis dataset (${o.dataset ?? 'none'}, Redis names ${dataset}): a frontier rebuild names it`
+          : `another coordinator's pump holds the lease (${o.owner ?? 'unknown'})`,
+      );
+      return false;
+    }
+    this.waiting = null;
+    this.epoch = own.epoch;
+    this.lockedAt = askedAt;
+    this.pump = new SpillPump(this.spill, this.store, {
+      epoch: own.epoch,
+      ...this.deps.pumpHooks,
+    });
+    await redis.set(frontier.keys.spillLock(), owner, 'PX', LEASE_MS);
+    log.info({ epoch: own.epoch, dataset }, 'frontier spill: pump lease taken');
+    return true;
   }
 
-  /** True once the lock is no longer surely this coordinator's (see FENCE_MS). */
+  private wait(why: string): void {
+    if (this.waiting !== why) this.deps.log.info({ why }, 'frontier spill: pump waiting');
+    this.waiting = why;
+  }
+
+  /** Forgets the lease and its pump (the next round takes a new one). */
+  private drop(): void {
+    this.epoch = null;
+    this.pump = null;
+    this.lockedAt = -Infinity;
+  }
+
+  /** Deletes the Redis marker that says a pump runs, when it is this coordinator's. */
+  private async releaseMarker(): Promise<void> {
+    const { redis, frontier, owner } = this.deps;
+    if ((await redis.get(frontier.keys.spillLock())) === owner)
+      await redis.del(frontier.keys.spillLock());
+  }
+
+  /** True once the lease is no longer surely this coordinator's (see FENCE_MS). */
   private fenced(): boolean {
     return this.stopped || performance.now() - this.lockedAt > FENCE_MS;
   }
 
-  /** One round under the lock, renewing it meanwhile; shards stop starting once fenced. */
-  private async lockedRound(): Promise<{ spilled: number; refilled: number }> {
+  /** One round under the lease, renewing it meanwhile; shards stop starting once fenced. */
+  private async leasedRound(pump: SpillPump): Promise<{ spilled: number; refilled: number }> {
     const renew = setInterval(() => {
-      this.holdLock().catch((err: unknown) =>
-        this.deps.log.warn({ err }, 'frontier spill: lock renewal failed'),
+      this.holdLease().catch((err: unknown) =>
+        this.deps.log.warn({ err }, 'frontier spill: lease renewal failed'),
       );
     }, RENEW_MS);
     try {
-      return await this.pump.round(() => this.fenced());
+      return await pump.round(() => this.fenced() || this.pump !== pump);
     } finally {
       clearInterval(renew);
     }
@@ -100,16 +185,22 @@ export class FrontierSpillLoop {
     while (!this.stopped) {
       let idle = true;
       try {
-        if (await this.holdLock()) {
-          const r = await this.lockedRound();
+        if ((await this.holdLease()) && this.pump) {
+          const r = await this.leasedRound(this.pump);
           this.totals.spilled += r.spilled;
           this.totals.refilled += r.refilled;
           idle = r.spilled === 0 && r.refilled === 0;
         }
         failures = 0;
       } catch (err) {
-        failures++;
-        this.deps.log.warn({ err, failures }, 'frontier spill round failed');
+        if (err instanceof SpillFencedError) {
+          // Nothing was changed by the refused write; a new pump recovers every shard.
+          this.deps.log.warn({ err: err.message }, 'frontier spill: pump fenced; starting over');
+          this.drop();
+        } else {
+          failures++;
+          this.deps.log.warn({ err, failures }, 'frontier spill round failed');
+        }
       }
       if (idle || failures > 0)
         await new Promise((r) => setTimeout(r, everyMs * Math.min(2 ** failures, 40)));

@@ -13,13 +13,15 @@
     ARGV[1] key prefix of the shard
     ARGV[2] batch id
     ARGV[3] low-water mark of a head
-    ARGV[4..] groups: host, tier ('0'..'9' or 'r'), exhausted ('1' when Postgres holds no more
+    ARGV[4] the pump's epoch (includes/spill.lua: spill_fenced)
+    ARGV[5..] groups: host, tier ('0'..'9' or 'r'), exhausted ('1' when Postgres holds no more
               rows of the tier, else '0'), count, then `count` entries in order
   Output:
-    entries brought back, or -2 when the batch was applied before
+    entries brought back, -2 when the batch was applied before, or -3 when the shard is another
+    pump's (nothing applied)
 ]]
 local ready_key, stats_key, dead_key = KEYS[1], KEYS[2], KEYS[3]
-local prefix, batch, low = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local prefix, batch, low, epoch = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 --- @include "includes/keys"
 --- @include "includes/now-ms"
 --- @include "includes/host-queue"
@@ -28,6 +30,7 @@ local prefix, batch, low = ARGV[1], ARGV[2], tonumber(ARGV[3])
 --- @include "includes/spill"
 --- @include "includes/shard-moving"
 if shard_moving(stats_key) then return redis.error_reply(SHARD_MOVING) end
+if spill_fenced(prefix, epoch) then return -3 end
 local done_key = refill_done_key(prefix)
 if redis.call('SISMEMBER', done_key, batch) == 1 then return -2 end
 local overflow_empty = redis.call('LLEN', overflow_key(prefix)) == 0
@@ -61,7 +64,7 @@ local function apply(host, tier, exhausted, from, n)
   total = total + n
 end
 
-local i = 4
+local i = 5
 while i <= #ARGV do
   local n = tonumber(ARGV[i + 3])
   apply(ARGV[i], ARGV[i + 1], ARGV[i + 2] == '1', i + 4, n)

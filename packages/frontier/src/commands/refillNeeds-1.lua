@@ -13,9 +13,11 @@
     ARGV[3] low-water mark of a head
     ARGV[4] most hosts to look at
     ARGV[5] most URLs to want
-    ARGV[6..] ids of applied batches to forget
+    ARGV[6] the pump's epoch (includes/spill.lua: spill_fenced)
+    ARGV[7..] ids of applied batches to forget
   Output:
-    { overflow length, host, tier, want, host, tier, want, ... }
+    { overflow length, host, tier, want, host, tier, want, ... }, or { -3 } when the shard is
+    another pump's (nothing changed)
 ]]
 local stats_key = KEYS[1]
 local prefix, head, low = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -23,8 +25,10 @@ local max_hosts, max_urls = tonumber(ARGV[4]), tonumber(ARGV[5])
 --- @include "includes/keys"
 --- @include "includes/host-queue"
 --- @include "includes/shard-moving"
+--- @include "includes/spill"
 if shard_moving(stats_key) then return { 0 } end
-for i = 6, #ARGV do redis.call('SREM', refill_done_key(prefix), ARGV[i]) end
+if spill_fenced(prefix, ARGV[6]) then return { -3 } end
+for i = 7, #ARGV do redis.call('SREM', refill_done_key(prefix), ARGV[i]) end
 local out = { redis.call('LLEN', overflow_key(prefix)) }
 local wanted = 0
 for _, host in ipairs(redis.call('SRANDMEMBER', refill_hosts_key(prefix), max_hosts)) do

@@ -27,6 +27,8 @@ local function overflow_key(prefix) return prefix .. 'ov' end
 local function refill_hosts_key(prefix) return prefix .. 'rf' end
 -- FrontierKeys.refillDone: ids of refill batches applied.
 local function refill_done_key(prefix) return prefix .. 'rfdone' end
+-- FrontierKeys.spillEpoch: the epoch of the spill pump that works the shard (includes/spill.lua).
+local function spill_epoch_key(prefix) return prefix .. 'spep' end
 -- FrontierKeys.readyClass: the ready hosts of one class (includes/make-ready.lua).
 local function ready_class_key(ready_key, class) return ready_key .. ':' .. class end
 -- FrontierKeys.seenLayer: layer i ≥ 1 of the seen set's Bloom filter (layer 0 is seen_key).

@@ -55,3 +55,9 @@ local function request_refill(prefix, hkey, host, low)
     redis.call('SADD', refill_hosts_key(prefix), host)
   end
 end
+
+-- True when the spill pump of `epoch` may no longer change the shard: another pump (a newer
+-- epoch, spillShardEpoch-1.lua) has taken it, or none has yet in this Redis (spill-store.ts).
+local function spill_fenced(prefix, epoch)
+  return tonumber(redis.call('GET', spill_epoch_key(prefix)) or '-1') ~= tonumber(epoch)
+end
