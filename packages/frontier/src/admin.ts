@@ -33,6 +33,21 @@ export class FrontierAdmin {
   }
 
   /**
+   * Writes the limits the scripts read from each shard's stats: `dead_cap`, the shard's share of
+   * `deadLetterMaxBytes` (includes/dead-letter.lua). Every process opening the frontier writes
+   * them; set the same value everywhere.
+   */
+  async applyLimits(): Promise<void> {
+    const cap = Math.max(1, Math.floor(this.r.config.deadLetterMaxBytes / this.r.shards));
+    // One call per shard (shards live in different cluster slots); ioredis pipelines them.
+    await Promise.all(
+      Array.from({ length: this.r.shards }, (_, s) =>
+        this.r.redis.hset(this.r.keys.stats(s), 'dead_cap', cap),
+      ),
+    );
+  }
+
+  /**
    * Stops a shard's scripts while its Redis Cluster slot moves to another node: leases skip the
    * shard, complete/fail/extend/enqueue/policy calls fail with SHARDMOVING (retry them), stats
    * reclaim nothing. The move: freezeShard → SETSLOT IMPORTING/MIGRATING, MIGRATE, SETSLOT NODE →

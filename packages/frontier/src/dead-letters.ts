@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { decodeEntry, deadLetterSchema } from './queue-entry';
 import { allShards, type FrontierResources } from './resources';
 import { waitOutShardMove } from './script-replies';
@@ -22,6 +23,19 @@ export class FrontierDeadLetters {
    * summed over shards. Letters parked before these counts existed are not in them.
    */
   async deadLettersByReason(): Promise<Record<string, number>> {
+    return this.sumStats('dead:');
+  }
+
+  /**
+   * Dead letters not kept, by reason, summed over shards: letters past a shard's byte cap
+   * (FRONTIER_DEAD_LETTER_MAX_BYTES) and a parked host's spilled URLs, dropped in Postgres.
+   */
+  async deadLettersDroppedByReason(): Promise<Record<string, number>> {
+    return this.sumStats('dead_dropped:');
+  }
+
+  /** The shards' stats fields `<prefix><reason>`, summed by reason (positive ones only). */
+  private async sumStats(prefix: string): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
     const all = await Promise.all(
       allShards(this.r).map((s) => this.r.redis.hgetall(this.r.keys.stats(s))),
@@ -29,8 +43,8 @@ export class FrontierDeadLetters {
     for (const fields of all)
       for (const [field, value] of Object.entries(fields)) {
         const n = Number(value);
-        if (!field.startsWith('dead:') || !(n > 0)) continue;
-        const reason = field.slice('dead:'.length);
+        if (!field.startsWith(prefix) || !(n > 0)) continue;
+        const reason = field.slice(prefix.length);
         out[reason] = (out[reason] ?? 0) + n;
       }
     return out;
@@ -82,30 +96,45 @@ export class FrontierDeadLetters {
     return rows.map(parseDeadLetter).filter((d) => d.host === host);
   }
 
-  /** Re-queues dead letters (all shards, or one host's), attempts reset. Returns how many. */
+  /**
+   * Re-queues dead letters (all shards, or one host's), attempts reset, a page of
+   * {@link REQUEUE_PAGE} letters a script call (a long list never holds Redis). Returns how many.
+   */
   async requeueDeadLetters(opts: { limit?: number; host?: string } = {}): Promise<number> {
     const k = this.r.keys;
     const limit = opts.limit ?? 1_000_000;
     const shards = opts.host ? [this.r.shardOf(opts.host)] : allShards(this.r);
     let moved = 0;
     for (const s of shards) {
-      if (moved >= limit) break;
-      moved += Number(
-        await waitOutShardMove(() =>
-          this.r.cmd.requeueDeadLetters(
-            k.ready(s),
-            k.stats(s),
-            k.dead(s),
-            k.shard(s),
-            limit - moved,
-            opts.host ?? '',
+      for (let cursor = 0; moved < limit && cursor >= 0;) {
+        const reply = requeueReply.parse(
+          await waitOutShardMove(() =>
+            this.r.cmd.requeueDeadLetters(
+              k.ready(s),
+              k.stats(s),
+              k.dead(s),
+              k.shard(s),
+              limit - moved,
+              opts.host ?? '',
+              cursor,
+              REQUEUE_PAGE,
+              this.r.head.max,
+              this.r.head.low,
+            ),
           ),
-        ),
-      );
+        );
+        moved += reply[0];
+        cursor = reply[1];
+      }
     }
     return moved;
   }
 }
+
+/** Dead letters one requeue call looks at, at most. */
+export const REQUEUE_PAGE = 1000;
+
+const requeueReply = z.tuple([z.coerce.number(), z.coerce.number()]);
 
 /** A dead letter as stored by the scripts (JSON `{h, r, e, t}`), validated. */
 function parseDeadLetter(row: string): DeadLetter {

@@ -27,6 +27,7 @@ export function frontierOptions(c: Config): FrontierOptions {
     dailyBudget: c.HOST_DAILY_BUDGET,
     ipGapMs: c.FRONTIER_IP_GAP_MS,
     headMax: c.FRONTIER_HEAD_MAX,
+    deadLetterMaxBytes: c.FRONTIER_DEAD_LETTER_MAX_BYTES,
   };
 }
 
@@ -34,5 +35,6 @@ export function frontierOptions(c: Config): FrontierOptions {
 export async function openFrontier(c: Config, redis: RedisClient): Promise<Frontier> {
   const f = new Frontier(redis, frontierOptions(c));
   await f.checkLayout();
+  await f.admin.applyLimits();
   return f;
 }

@@ -171,6 +171,11 @@ export class Frontier {
   deadLettersOfHost(...a: Parameters<FrontierDeadLetters['deadLettersOfHost']>) {
     return this.deadLetterLists.deadLettersOfHost(...a);
   }
+  /** {@inheritDoc FrontierDeadLetters.deadLettersDroppedByReason} */
+  deadLettersDroppedByReason() {
+    return this.deadLetterLists.deadLettersDroppedByReason();
+  }
+
   /** {@inheritDoc FrontierDeadLetters.deadLettersByReason} */
   deadLettersByReason() {
     return this.deadLetterLists.deadLettersByReason();

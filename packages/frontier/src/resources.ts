@@ -50,6 +50,12 @@ export interface FrontierOptions {
    * default) keeps every URL in Redis. Never under maxUrlsPerLease: a head holds a full batch.
    */
   headMax?: number;
+  /**
+   * Bytes of dead letters the whole frontier keeps in Redis (FRONTIER_DEAD_LETTER_MAX_BYTES,
+   * default 256 MiB), split evenly between shards; past a shard's share a letter is dropped and
+   * counted (includes/dead-letter.lua). Written to each shard by `FrontierAdmin.applyLimits`.
+   */
+  deadLetterMaxBytes?: number;
 }
 
 /**
@@ -115,6 +121,7 @@ export function frontierResources(redis: RedisClient, opts: FrontierOptions): Fr
     dailyBudget: opts.dailyBudget ?? 50_000,
     ipGapMs: opts.ipGapMs ?? 0,
     headMax: opts.headMax ?? 0,
+    deadLetterMaxBytes: opts.deadLetterMaxBytes ?? 256 * 1024 * 1024,
   };
   return {
     redis,

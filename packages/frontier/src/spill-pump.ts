@@ -141,12 +141,24 @@ export class SpillPump {
   ): Promise<number> {
     if (needs.length === 0) return 0;
     const batch = randomUUID();
-    const entries = await this.store.claim(epoch, shard, batch, needs);
+    // A parked host's tiers (want 0) are not refilled: their rows are dropped, and counted.
+    const drops = needs.filter((n) => n.want === 0);
+    const wants = needs.filter((n) => n.want > 0);
+    const dropped = await this.store.dropRows(epoch, shard, drops);
+    const entries = await this.store.claim(epoch, shard, batch, wants);
     await this.opts.afterClaim?.({ shard, batch });
     const n = await this.spill.applyRefill(
       shard,
       batch,
-      needs.map((need, i) => ({ ...need, entries: entries[i]! })),
+      [
+        ...wants.map((need, i) => ({ ...need, entries: entries[i]! })),
+        ...drops.map((need, i) => ({
+          ...need,
+          entries: [],
+          dropped: dropped[i]!.dropped,
+          exhausted: !dropped[i]!.left,
+        })),
+      ],
       epoch,
     );
     await this.opts.afterPush?.({ shard, batch });

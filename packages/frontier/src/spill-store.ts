@@ -158,6 +158,44 @@ export class SpillStore {
       );
   }
 
+  /**
+   * Deletes the spilled rows of parked hosts' tiers (they are never brought back into Redis),
+   * except rows an open batch holds. Returns, per need, the rows deleted and whether any are left.
+   */
+  async dropRows(
+    epoch: number,
+    shard: number,
+    needs: readonly { host: string; tier: string }[],
+  ): Promise<{ dropped: number; left: boolean }[]> {
+    if (needs.length === 0) return [];
+    const { rows } = await this.fenced(epoch, 'drop a parked host’s rows', (c) =>
+      c.query<{ ord: string; dropped: string; left: boolean }>(
+        `WITH w AS (
+           SELECT w.ord, h.id AS host_id, w.tier
+           FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS w(host, tier, ord)
+           JOIN frontier_spill_host h ON h.prefix = $1 AND h.host = w.host),
+         held AS (
+           SELECT (r->>0)::int AS host_id, r->>1 AS tier, (r->>2)::bigint AS lo, (r->>3)::bigint AS hi
+           FROM frontier_refill_batch b, json_array_elements(b.ranges) r
+           WHERE b.prefix = $1 AND b.shard = $4),
+         del AS (
+           DELETE FROM frontier_spill f USING w
+           WHERE f.host_id = w.host_id AND f.tier = w.tier
+             AND NOT EXISTS (SELECT 1 FROM held
+               WHERE held.host_id = f.host_id AND held.tier = f.tier AND f.seq BETWEEN held.lo AND held.hi)
+           RETURNING w.ord)
+         SELECT w.ord,
+           (SELECT count(*) FROM del WHERE del.ord = w.ord) AS dropped,
+           EXISTS (SELECT 1 FROM held WHERE held.host_id = w.host_id AND held.tier = w.tier) AS left
+         FROM w`,
+        [this.prefix, needs.map((n) => n.host), needs.map((n) => n.tier), shard],
+      ),
+    );
+    const out = needs.map(() => ({ dropped: 0, left: false }));
+    for (const r of rows) out[Number(r.ord) - 1] = { dropped: Number(r.dropped), left: r.left };
+    return out;
+  }
+
   /** Drops a batch's record (Redis never applied it): its rows are unclaimed again. */
   async release(epoch: number, batch: string): Promise<void> {
     await this.fenced(epoch, 'release a refill batch', (c) =>

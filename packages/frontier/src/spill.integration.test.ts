@@ -93,14 +93,18 @@ describe('bounded heads', () => {
     expect(await store.count()).toBe(0);
   });
 
-  it('turns a parked host’s spilled URLs into dead letters', async () => {
-    const { f, pump } = make();
+  it('drops a parked host’s spilled URLs in Postgres, counted, never into Redis', async () => {
+    const { f, pump, store } = make();
     await f.enqueue(urls('c.test', 5));
     await pump.drain();
+    expect(await store.count()).toBe(4);
     const [l] = await f.lease('a', 1);
     await f.complete(l!, { processed: 0, delayMs: 0, paceMs: 0, parkReason: 'robots_5xx' });
     await pump.drain();
-    expect(await f.stats()).toMatchObject({ queuedUrls: 0, spilledUrls: 0, deadLetters: 10 });
+    // The lease's 3 and the other tier's head of 3 are dead letters; the 4 spilled are dropped.
+    expect(await f.stats()).toMatchObject({ queuedUrls: 0, spilledUrls: 0, deadLetters: 6 });
+    expect(await f.deadLettersDroppedByReason()).toEqual({ robots_5xx: 4 });
+    expect(await store.count()).toBe(0);
     expect(await f.isIdle()).toBe(true);
   });
 

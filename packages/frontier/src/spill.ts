@@ -32,9 +32,15 @@ export interface RefillNeeds {
   needs: RefillNeed[];
 }
 
-/** One host tier's part of a refill batch: the entries Postgres gave back, in order. */
+/**
+ * One host tier's part of a refill batch: the entries Postgres gave back, in order; for a parked
+ * host (`want` 0), none, and `dropped` rows deleted in Postgres.
+ */
 export interface RefillGroup extends RefillNeed {
   entries: readonly string[];
+  dropped?: number;
+  /** Postgres holds no more rows of the tier (default: fewer entries came back than wanted). */
+  exhausted?: boolean;
 }
 
 /** refillHeads-3.lua's answer for a batch it applied before. */
@@ -184,7 +190,8 @@ export class FrontierSpill {
       args.push(
         g.host,
         g.tier,
-        g.entries.length < g.want ? '1' : '0',
+        (g.exhausted ?? g.entries.length < g.want) ? '1' : '0',
+        g.dropped ?? 0,
         g.entries.length,
         ...g.entries,
       );

@@ -12,6 +12,10 @@ interface FrontierSample {
   expired: number;
   /** Dead letters parked, by reason (letters parked before these counts existed are not in). */
   deadByReason: Record<string, number>;
+  /** Dead letters dropped because their shard held its byte cap, by reason. */
+  droppedByReason: Record<string, number>;
+  /** Bytes of dead letters held (all shards). */
+  deadBytes: number;
 }
 
 async function readFrontier(frontier: Frontier, redis: RedisClient): Promise<FrontierSample> {
@@ -22,15 +26,26 @@ async function readFrontier(frontier: Frontier, redis: RedisClient): Promise<Fro
       Array.from({ length: frontier.shards }, (_, s) => redis.hgetall(frontier.keys.stats(s))),
     ),
   ]);
-  const sample: FrontierSample = { stats, backoffs: 0, expired: 0, deadByReason: {} };
+  const sample: FrontierSample = {
+    stats,
+    backoffs: 0,
+    expired: 0,
+    deadByReason: {},
+    droppedByReason: {},
+    deadBytes: 0,
+  };
   for (const fields of hashes)
     for (const [field, value] of Object.entries(fields)) {
       const n = Number(value) || 0;
       if (field === 'failed') sample.backoffs += n;
       else if (field === 'reclaimed') sample.expired += n;
+      else if (field === 'dead_bytes') sample.deadBytes += n;
       else if (field.startsWith('dead:') && n > 0) {
         const reason = field.slice('dead:'.length);
         sample.deadByReason[reason] = (sample.deadByReason[reason] ?? 0) + n;
+      } else if (field.startsWith('dead_dropped:') && n > 0) {
+        const reason = field.slice('dead_dropped:'.length);
+        sample.droppedByReason[reason] = (sample.droppedByReason[reason] ?? 0) + n;
       }
     }
   return sample;
@@ -109,6 +124,22 @@ export function registerFrontierMetrics(
       const s = await sample();
       this.reset();
       for (const [reason, n] of Object.entries(s?.deadByReason ?? {})) this.set({ reason }, n);
+    },
+  });
+  gauge(
+    'crawler_frontier_dead_letter_bytes',
+    'Bytes of dead letters held in Redis (bounded by FRONTIER_DEAD_LETTER_MAX_BYTES)',
+    (s) => s.deadBytes,
+  );
+  new Counter({
+    name: 'crawler_frontier_dead_letters_dropped_total',
+    help: 'Dead letters not kept because their shard held its share of FRONTIER_DEAD_LETTER_MAX_BYTES, by reason',
+    labelNames: ['reason'],
+    registers,
+    async collect() {
+      const s = await sample();
+      this.reset();
+      for (const [reason, n] of Object.entries(s?.droppedByReason ?? {})) this.inc({ reason }, n);
     },
   });
   counter(

@@ -127,6 +127,11 @@ export const envSchema = z.object({
   /**
    * Most hosts one agent works on at once (each with at most one connection). Within
    * [AGENT_MIN_HOSTS, AGENT_MAX_HOSTS] the agent holds as many as its event loop keeps up with:
+  /**
+   * Bytes of dead letters kept in Redis, the whole frontier (each shard keeps its share); past
+   * it a dead letter is dropped and counted (`dead_dropped` in the shard stats). Default 256 MiB.
+   */
+  FRONTIER_DEAD_LETTER_MAX_BYTES: int(1024, 1_000_000_000_000).default(256 * 1024 * 1024),
    * fewer while the loop runs over 50 ms late, more while it is idle and uses what it holds.
    */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),

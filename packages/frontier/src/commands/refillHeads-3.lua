@@ -4,7 +4,9 @@
   applied (a refiller that stopped before deleting the batch's Postgres record re-applies it)
   changes nothing. A batch holds groups, one per host tier (refillNeeds-1.lua said what they
   want); a group's entries go to the tail of the tier's list (they were spilled after everything
-  in it), or become dead letters when the host is parked. With `exhausted` (Postgres had no more
+  in it), or become dead letters when the host was parked since it asked (a parked host's rows
+  are not brought back: the pump drops them in Postgres and this counts them,
+  `dead_dropped:<reason>`). With `exhausted` (Postgres had no more
   rows of the tier) and an empty overflow list, the tier's spilled count is cleared: nothing is
   left to refill. A host leaves the refill set when it no longer needs one (includes/spill.lua).
 
@@ -15,7 +17,8 @@
     ARGV[3] low-water mark of a head
     ARGV[4] the pump's epoch (includes/spill.lua: spill_fenced)
     ARGV[5..] groups: host, tier ('0'..'9' or 'r'), exhausted ('1' when Postgres holds no more
-              rows of the tier, else '0'), count, then `count` entries in order
+              rows of the tier, else '0'), dropped (rows of a parked host's tier deleted in
+              Postgres, counted as dropped dead letters), count, then `count` entries in order
   Output:
     entries brought back, -2 when the batch was applied before, or -3 when the shard is another
     pump's (nothing applied)
@@ -38,9 +41,14 @@ local now = now_ms()
 local total, hosts = 0, {}
 
 -- Applies one group: ARGV[from .. from + n - 1] are its entries.
-local function apply(host, tier, exhausted, from, n)
+local function apply(host, tier, exhausted, dropped, from, n)
   local hkey = host_key(prefix, host)
   hosts[host] = hkey
+  if dropped > 0 then
+    local reason = redis.call('HGET', hkey, 'park_reason') or 'parked'
+    redis.call('HINCRBY', stats_key, 'dead_dropped', dropped)
+    redis.call('HINCRBY', stats_key, 'dead_dropped:' .. reason, dropped)
+  end
   local left = tonumber(redis.call('HGET', hkey, 's' .. tier) or '0')
   local dec = math.min(n, left)
   if exhausted and overflow_empty then dec = left end
@@ -66,9 +74,9 @@ end
 
 local i = 5
 while i <= #ARGV do
-  local n = tonumber(ARGV[i + 3])
-  apply(ARGV[i], ARGV[i + 1], ARGV[i + 2] == '1', i + 4, n)
-  i = i + 4 + n
+  local n = tonumber(ARGV[i + 4])
+  apply(ARGV[i], ARGV[i + 1], ARGV[i + 2] == '1', tonumber(ARGV[i + 3]), i + 5, n)
+  i = i + 5 + n
 end
 redis.call('SADD', done_key, batch)
 for host, hkey in pairs(hosts) do

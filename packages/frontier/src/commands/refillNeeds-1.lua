@@ -1,7 +1,8 @@
 --[[
   What a shard's heads want back from the spill, for one refill batch (includes/spill.lua): for up
   to `max hosts` hosts of the refill set `<prefix>rf`, each spilled tier whose head is under the
-  low-water mark wants up to the head bound (a parked host: every spilled tier, as dead letters).
+  low-water mark wants up to the head bound; a parked host's spilled tiers want 0: their rows are
+  dropped in Postgres, counted (refillHeads-3.lua).
   Stops adding hosts once `max urls` are wanted. Hosts that want nothing any more leave the set.
   Also forgets refill batches whose Postgres rows are gone (their ids in `<prefix>rfdone`), and
   says how long the overflow list is (the spiller copies it first). A moving shard: nothing.
@@ -40,7 +41,7 @@ for _, host in ipairs(redis.call('SRANDMEMBER', refill_hosts_key(prefix), max_ho
     if tonumber(redis.call('HGET', hkey, 's' .. tier) or '0') > 0 then
       local len = parked and 0 or redis.call('LLEN', queue_key(prefix, tier, host))
       if parked or len < low then
-        local want = math.max(1, head - len)
+        local want = parked and 0 or math.max(1, head - len)
         out[#out + 1], out[#out + 2], out[#out + 3] = host, tier, want
         wanted = wanted + want
         any = true

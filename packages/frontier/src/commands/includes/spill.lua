@@ -6,7 +6,7 @@
 -- into the overflow too, so its order stays first in, first out. Host hash fields: `s<tier>` the
 -- tier's spilled URLs (overflow + Postgres), `sp` their sum; the stats field `spilled` is the
 -- shard's. A host whose spilled tier's head is under the low-water mark (or a parked host with
--- spilled URLs) is in the refill set `<prefix>rf`; the refiller asks what the set's hosts want
+-- spilled URLs, whose rows the pump drops) is in the refill set `<prefix>rf`; the refiller asks what the set's hosts want
 -- (refillNeeds) and brings rows back, many host tiers per batch (refillHeads).
 -- head = 0: no bound (nothing spills).
 
@@ -36,7 +36,8 @@ local function head_room(prefix, hkey, host, tier, head)
 end
 
 -- True when the host has spilled URLs the refiller should bring back now: a spilled tier's head
--- is under `low`, or the host is parked (its spilled URLs become dead letters).
+-- is under `low`, or the host is parked (the pump drops its spilled rows in Postgres, counted
+-- as dropped dead letters: they never come back into Redis).
 local function needs_refill(prefix, hkey, host, low)
   if tonumber(redis.call('HGET', hkey, 'sp') or '0') <= 0 then return false end
   if redis.call('HGET', hkey, 'parked') == '1' then return true end
