@@ -140,4 +140,31 @@ describe('npm run consume', () => {
     expect(new Set([...a1, ...a2]).size).toBe(250);
     expect(a1.length + a2.length).toBe(250);
   });
+
+  it('--unregister drops a group that will not read again, counting its unread pages', async () => {
+    const prefix = uniquePrefix('consume');
+    prefixes.push(prefix);
+    await publishTestPages(
+      redis,
+      { prefix, partitions: PARTITIONS },
+      Array.from({ length: 120 }, (_, i) => testPage(i)),
+    );
+    const run = async (args: string[]) => {
+      const child = consume(prefix, args);
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await exited(child);
+      return { code, last: stderr.trim().split('\n').at(-1) ?? '' };
+    };
+    const read = await run(['--group', 'stale', '--from-start', '--max', '45', '--batch', '15']);
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.last)).toMatchObject({ group: 'stale', written: 45, dropped: 0 });
+    const gone = await run(['--group', 'stale', '--unregister']);
+    expect(gone.code).toBe(0);
+    expect(JSON.parse(gone.last)).toEqual({ group: 'stale', unregistered: true, dropped: 75 });
+    const groups = await redis.call('XINFO', 'GROUPS', pagesStreamKey(prefix, 0));
+    expect(groups).toEqual([]);
+    expect((await run(['--group', 'stale', '--unregister'])).code).toBe(1);
+    expect((await run(['--group', 'ingest', '--unregister'])).code).toBe(2);
+  });
 });

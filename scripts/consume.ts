@@ -1,5 +1,6 @@
 // `npm run consume -- --group NAME [--consumer ID] [--out FILE.jsonl] [--from-start] [--max N]
 //                     [--batch N] [--exit-idle-ms MS] [--claim-idle-ms MS]`
+// `npm run consume -- --group NAME --unregister`
 //
 // Reads the `pages.parsed` feed as consumer group NAME and writes one page per line (the feed's
 // JSON message) to stdout, or appends it to --out. At least once: a batch is acknowledged only
@@ -8,19 +9,25 @@
 // Pages pending with a consumer of the group that went away are taken over after
 // --claim-idle-ms (default 60,000). Entries that are not valid pages are reported on stderr and
 // acknowledged. Redis and the feed come from the usual variables: REDIS_URL, REDIS_CLUSTER,
-// REDIS_PREFIX, FEED_PARTITIONS. Retention is FEED_MAX_BYTES for the whole feed (and at most
-// FEED_MAX_LEN entries per partition): a group further behind loses the oldest pages (see its
-// lag with `redis-cli XINFO GROUPS <prefix>:pages.parsed:{N}`, or the summary printed on exit).
+// REDIS_PREFIX, FEED_PARTITIONS. The group is registered from its first run on: the feed keeps
+// every page it has not acknowledged, and when a group falls so far behind that unread pages
+// reach 90% of FEED_MAX_BYTES, agents take no new lease until it reads on (FEED_OVERFLOW=hold;
+// with `drop` the oldest are trimmed, counted as the group's `dropped`). See its lag with
+// `redis-cli XINFO GROUPS <prefix>:pages.parsed:{N}`, or the summary printed on exit.
+// --unregister removes the group from the feed (XGROUP DESTROY on every partition), counting the
+// pages it had not acknowledged as dropped: a group that will not read again would hold the crawl.
 import { open, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@crawler/domain/config';
-import { FeedConsumer, type FeedPage } from '@crawler/adapters/feed';
+import { FeedConsumer, FeedRetention, type FeedPage } from '@crawler/adapters/feed';
+import { PAGES_INGEST_GROUP } from '@crawler/domain/messages';
 import { connectRedis } from '@crawler/adapters/redis';
 
 const USAGE =
   'usage: npm run consume -- --group NAME [--consumer ID] [--out FILE.jsonl] [--from-start] ' +
-  '[--max N] [--batch N] [--exit-idle-ms MS] [--claim-idle-ms MS]';
+  '[--max N] [--batch N] [--exit-idle-ms MS] [--claim-idle-ms MS]\n' +
+  '       npm run consume -- --group NAME --unregister';
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -73,6 +80,7 @@ async function main(): Promise<void> {
       batch: { type: 'string' },
       'exit-idle-ms': { type: 'string' },
       'claim-idle-ms': { type: 'string' },
+      unregister: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -91,6 +99,20 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   // A connection of its own: reads BLOCK it.
   const redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
+  if (values.unregister) {
+    if (group === PAGES_INGEST_GROUP) fail(`--unregister: "${group}" is the coordinator's group`);
+    const dropped = await new FeedRetention(redis, {
+      prefix: config.REDIS_PREFIX,
+      partitions: config.FEED_PARTITIONS,
+    }).unregister(group);
+    redis.disconnect();
+    if (dropped === null) {
+      console.error(`no consumer group "${group}" on the feed`);
+      process.exit(1);
+    }
+    console.error(JSON.stringify({ group, unregistered: true, dropped }));
+    return;
+  }
   const out = values.out ? await openOut(values.out) : null;
   const feed = new FeedConsumer(redis, {
     prefix: config.REDIS_PREFIX,
@@ -139,6 +161,7 @@ async function main(): Promise<void> {
       rejected: feed.rejected,
       claimed: feed.claimed,
       lost_to_retention: feed.trimmed,
+      dropped: await feed.dropped(),
       lag: lag.reduce((n, p) => n + (p.lag ?? 0), 0),
       pending: lag.reduce((n, p) => n + p.pending, 0),
     }),

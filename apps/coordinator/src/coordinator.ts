@@ -184,6 +184,7 @@ export class Coordinator {
       frontier,
       prefix: config.REDIS_PREFIX,
       feedPartitions: config.FEED_PARTITIONS,
+      feed: config,
       ingests: { fetches: ingest, pages: pagesIngest },
       log,
     });

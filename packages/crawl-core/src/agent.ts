@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Config } from '@crawler/domain/config';
 import { openFrontier, type HostLease } from '@crawler/frontier';
 import { checkRedisDurability, type RedisClient } from '@crawler/adapters/redis';
+import { PAGES_INGEST_GROUP } from '@crawler/domain/messages';
 import { WarcWriter } from '@crawler/adapters/warc';
 import { zeroCounters, type AgentCounters, type AgentResources } from './agent-resources';
 import { HttpClient } from './fetch/http-client';
@@ -19,6 +20,7 @@ import { LeaseRamp } from './lease/lease-ramp';
 import { HostSlots } from './lease/host-slots';
 import { shipLeftovers } from './archive/ship-leftovers';
 import { agentHealth, logWarcHealth, type AgentHealth } from './archive/storage-health';
+import { logFeedHold } from './feed/log-feed-hold';
 import { LeaseKeeper } from './lease/lease-keeper';
 import type { Logger } from '@crawler/adapters/log';
 import { RobotsCache } from './robots/robots-cache';
@@ -99,7 +101,14 @@ export class CrawlAgent {
     config: Config,
     redis: RedisClient,
     log: Logger,
-    opts: { warcDir?: string } = {},
+    opts: {
+      warcDir?: string;
+      /**
+       * Consumer groups the feed keeps pages for even before they exist: the coordinator's
+       * `ingest` (default). The one-shot crawl, which has no pages ingest, passes none.
+       */
+      feedGroups?: readonly string[];
+    } = {},
   ): Promise<CrawlAgent> {
     // The frontier lives in Redis: refuse one that persists nothing or evicts keys.
     await checkRedisDurability(redis, { volatileOk: config.REDIS_VOLATILE_OK, log });
@@ -164,6 +173,7 @@ export class CrawlAgent {
       () => holder.agent?.activeLeases ?? 0,
       () => holder.agent?.urlsInFlight ?? 0,
       () => holder.agent?.hostSlots ?? 0,
+      () => (holder.agent?.feedHoldsLeasing ? 1 : 0),
     );
     const telemetry = new TelemetrySink(
       redis,
@@ -179,10 +189,15 @@ export class CrawlAgent {
         maxLen: config.FEED_MAX_LEN,
         inlineTextBytes: config.FEED_INLINE_TEXT_BYTES,
         maxBytes: config.FEED_MAX_BYTES,
+        overflow: config.FEED_OVERFLOW,
+        groups: opts.feedGroups ?? [PAGES_INGEST_GROUP],
+        onHoldChange: logFeedHold(log),
       },
       objectTextStore(objects, join(config.DATA_DIR, 'tmp')),
-      (err) => log.warn({ err }, 'feed write failed; will retry'),
+      (err) => log.warn({ err }, 'feed write or trim failed; will retry'),
     );
+    // Known before the first lease: an agent started while the feed is full waits with the rest.
+    await pages.trim().catch((err: unknown) => log.warn({ err }, 'feed trim failed; will retry'));
     const counters: AgentCounters = zeroCounters();
     const settings = new LiveSettings({
       redis,
@@ -275,6 +290,14 @@ export class CrawlAgent {
     return this.slots.current;
   }
 
+  /**
+   * True while the agent takes no new lease because pages a registered consumer group has not
+   * read fill the feed to its bound (FEED_OVERFLOW=hold; page-publisher.ts).
+   */
+  get feedHoldsLeasing(): boolean {
+    return this.r.pages.holdsLeasing;
+  }
+
   /** What `/healthz` answers: not ok while WARC writes fail (then no new lease is taken). */
   health(): AgentHealth {
     return agentHealth(this.r.warc.health());
@@ -303,6 +326,7 @@ export class CrawlAgent {
   start(): void {
     if (this.loop) return;
     this.r.leases.start();
+    this.r.pages.start();
     this.loop = this.run();
     void this.beat();
     this.heartbeat = setInterval(() => void this.beat(), 5000);
@@ -334,6 +358,7 @@ export class CrawlAgent {
       this.r.links.flush(),
       this.r.quality.close(),
     ]);
+    this.r.pages.stop();
     const flushedMs = since();
     await this.r.warc.close();
     // Bounded: what is not uploaded by then stays local and ships at the next start.
@@ -376,10 +401,12 @@ export class CrawlAgent {
     adjust.unref();
     let idleMs = 20;
     while (!this.stopping) {
-      // No new host while WARC writes fail: its pages could not be archived (storage-health.ts).
-      const room = this.r.warc.health().ok
-        ? Math.min(ramp.room(this.active.size, max), slots.room(this.active.size), LEASE_BATCH)
-        : 0;
+      // No new host while WARC writes fail: its pages could not be archived (storage-health.ts);
+      // nor while the feed is full of pages a consumer group has not read (page-publisher.ts).
+      const room =
+        this.r.warc.health().ok && !this.r.pages.holdsLeasing
+          ? Math.min(ramp.room(this.active.size, max), slots.room(this.active.size), LEASE_BATCH)
+          : 0;
       let leases: HostLease[] = [];
       const askedAt = performance.now();
       if (room > 0) {

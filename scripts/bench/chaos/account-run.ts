@@ -20,7 +20,7 @@ import type { ChaosOptions } from './chaos-options';
 import type { ChaosStack } from './chaos-stack';
 import { explainViolations } from './explain-violations';
 import { snapshotFrontier } from './frontier-snapshot';
-import { checkWarcRecords, readFetchRows, type WarcCheck } from './warc-check';
+import { checkWarcRecords, readStoredRows, type WarcCheck } from './warc-check';
 
 /** What the end state says, once the agents have drained and the telemetry is stored. */
 export interface RunAccount {
@@ -29,13 +29,15 @@ export interface RunAccount {
   warc: WarcCheck;
   score: ScoreReport;
   redisUsedMemoryMb: number;
+  /** The url_fp of every page in ClickHouse `pages`. */
+  pageFps: Set<string>;
 }
 
 /**
  * Accounts for the run after the drain: the web's request log (the web is stopped here), the
  * frontier read from Redis, the URL inspector (while the coordinator runs), then — with the
- * coordinator stopped — its ClickHouse fetch rows, every WARC record they point at, and the
- * scorer. `t0Epoch` (the seeding, epoch ms) only times the log lines.
+ * coordinator stopped — its ClickHouse fetch rows and pages, every WARC record the rows point
+ * at, and the scorer. `t0Epoch` (the seeding, epoch ms) only times the log lines.
  */
 export async function accountRun(
   s: ChaosStack,
@@ -65,7 +67,7 @@ export async function accountRun(
     `coordinator stopped in ${(stopped.ms / 1000).toFixed(1)} s${stopped.clean ? '' : ' (killed)'}`,
   );
   phase('inspector asked, coordinator stopped');
-  const rows = await readFetchRows(join(s.coordinatorDataDir, 'clickhouse'));
+  const { fetches: rows, pageFps } = await readStoredRows(join(s.coordinatorDataDir, 'clickhouse'));
   const warc = await checkWarcRecords(s.warcStore, rows);
   phase(`${rows.length} fetch rows read, WARC records checked`);
   const fetched = crawlerFetchedUrls(rows);
@@ -100,5 +102,5 @@ export async function accountRun(
   for (const v of score.violations.filter((x) => x.kind !== 'duplicate').slice(0, 15))
     log(`violation ${v.kind} ${v.host}: ${v.detail}`);
   for (const line of explainViolations(requestLog, rows, score.violations, t0Epoch)) log(line);
-  return { requestLog, urls: account, warc, score, redisUsedMemoryMb };
+  return { requestLog, urls: account, warc, score, redisUsedMemoryMb, pageFps };
 }

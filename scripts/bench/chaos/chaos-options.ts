@@ -22,12 +22,21 @@ export interface ChaosOptions {
   hostile: boolean;
   /** FRONTIER_SHARDS. */
   shards: number;
+  /**
+   * The feed outage, right after the seeding and before the window of faults: the coordinator
+   * is frozen (SIGSTOP, its ingest with it) this long while agents crawl on; null: none.
+   */
+  feedOutage: { forS: number } | null;
+  /** FEED_MAX_BYTES of the crawl's processes: small, so that the outage fills it. */
+  feedMaxBytes: number;
 }
 
 /**
  * The scenario of issue 13 over `seconds`: an agent killed every 20 s, the coordinator killed
  * twice (at a quarter and two thirds of the window), Redis restarted once (near the middle),
- * and agent 1's WARC folder full for 20 s (from 55%), each well inside the window.
+ * and agent 1's WARC folder full for 20 s (from 55%), each well inside the window. Before the
+ * window, issue 22's feed outage: the coordinator frozen for 5 minutes with a feed of 16 MiB
+ * (~1,300 pages of the synthetic web, ~30 s of this crawl at full rate).
  */
 export function benchOptions(o: Partial<ChaosOptions> & { seconds: number }): ChaosOptions {
   const s = o.seconds;
@@ -42,6 +51,8 @@ export function benchOptions(o: Partial<ChaosOptions> & { seconds: number }): Ch
     diskFault: { atS: Math.round(s * 0.55), forS: Math.min(20, Math.round(s * 0.3)) },
     hostile: false,
     shards: 16,
+    feedOutage: { forS: 300 },
+    feedMaxBytes: 16 * 1024 * 1024,
     ...o,
   };
 }
@@ -51,7 +62,8 @@ export function benchOptions(o: Partial<ChaosOptions> & { seconds: number }): Ch
  * killed early: the telemetry it had read but not stored is taken over by its successor only
  * after the reader's 60 s claim delay, and the run must wait for those rows (the window runs
  * meanwhile). The agent is killed 20 s before the end, so its leases expire and are taken over
- * inside the window, where stalls are measured.
+ * inside the window, where stalls are measured. The feed outage lasts 15 s, on a feed of 4 MiB
+ * (~300 pages): enough for the agents to reach the bound and wait.
  */
 export function testOptions(): ChaosOptions {
   return {
@@ -66,5 +78,7 @@ export function testOptions(): ChaosOptions {
     diskFault: { atS: 14, forS: 10 },
     hostile: false,
     shards: 16,
+    feedOutage: { forS: 15 },
+    feedMaxBytes: 4 * 1024 * 1024,
   };
 }

@@ -24,10 +24,23 @@ export type ChaosResult = {
   gap_ms: number;
   urls_discovered: number;
   warc_records_checked: number;
+  /** Issue 22's feed outage: seconds the coordinator was frozen (0: none). */
+  feed_outage_s: number;
+  /** Seconds of it the feed held the agents' leasing, and the most unread MB seen. */
+  feed_held_s: number;
+  feed_peak_unread_mb: number;
+  /** FEED_MAX_BYTES of the run, MB. */
+  feed_max_mb: number;
+  /** URLs (url_fp) of the pages the bench's own consumer group read from the feed. */
+  pages_fed: number;
+  /** Of those, URLs without a page in ClickHouse `pages`. */
+  pages_missing: number;
+  /** Pages any consumer group lost to the feed's trim (its drop counts). */
+  feed_pages_dropped: number;
   load_avg_1m: number;
 };
 
-/** One target of issue 13, met or not. */
+/** One target of issue 13 (or 22: the feed's), met or not. */
 export interface Target {
   name: string;
   ok: boolean;
@@ -55,6 +68,8 @@ export function chaosTargets(r: ChaosResult): Target[] {
       detail: `${r.duplicate_fetches} (target ≤ in_flight_at_kills = ${r.in_flight_at_kills})`,
     },
     zero('warc_records_missing'),
+    zero('pages_missing'),
+    zero('feed_pages_dropped'),
     {
       name: 'max_stall_s',
       ok: r.max_stall_s <= MAX_STALL_S,

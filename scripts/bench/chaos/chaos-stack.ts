@@ -135,6 +135,7 @@ export async function startChaosStack(
       // Small WARC files, closed often: shipped to S3 while the crawl runs, not only at the end.
       WARC_MAX_FILE_BYTES: String(4 * 1024 * 1024),
       WARC_MAX_FILE_AGE_MS: '10000',
+      FEED_MAX_BYTES: String(o.feedMaxBytes),
     });
     const coordinatorDataDir = join(dir, 'coordinator');
     mkdirSync(coordinatorDataDir, { recursive: true });

@@ -42,6 +42,18 @@ export class CoordinatorProcess {
     if (this.child) await killChild(this.child);
   }
 
+  /** SIGSTOP: frozen as a hung process is (its ingest, API and timers), connections kept. */
+  pause(): void {
+    if (this.child?.alive()) this.child.process.kill('SIGSTOP');
+  }
+
+  /** SIGCONT after {@link pause}, then waits until `/healthz` answers again. */
+  async resume(timeoutMs = 60_000): Promise<void> {
+    if (!this.child) return;
+    this.child.process.kill('SIGCONT');
+    await waitForHttp(this.child, `${this.url}/healthz`, timeoutMs);
+  }
+
   async stop(graceMs = 30_000): Promise<{ clean: boolean; ms: number }> {
     if (!this.child) return { clean: true, ms: 0 };
     const r = await stopChild(this.child, graceMs);

@@ -12,6 +12,8 @@ import type { ChaosOptions } from './chaos-options';
 import type { ChaosResult } from './chaos-result';
 import { seedWeb, startChaosStack, type ChaosStack } from './chaos-stack';
 import { runFaults, startedAfterRead } from './fault-timeline';
+import { FeedAudit, feedReader } from './feed-audit';
+import { runFeedOutage } from './feed-outage';
 import { StallMonitor } from './stall-monitor';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -44,11 +46,29 @@ async function waitTelemetryStored(
   return left;
 }
 
+/** Waits until the coordinator's `ingest` group has stored every page of the feed. */
+async function waitPagesIngested(
+  readFeed: ReturnType<typeof feedReader>,
+  ms: number,
+): Promise<number | null> {
+  const until = performance.now() + ms;
+  let left: number | null = null;
+  while (performance.now() < until) {
+    const p = await readFeed();
+    left = p ? (p.groups.find((g) => g.group === 'ingest')?.unreadPages ?? null) : null;
+    if (left === 0) return 0;
+    await sleep(250);
+  }
+  return left;
+}
+
 /**
  * Issue 13's chaos scenario: a crawl of the synthetic web by agent processes and a coordinator
  * process, with agents, the coordinator and Redis killed and a WARC folder filled up on a
  * schedule; then the agents drain, and every URL, fetch and WARC record is accounted for.
- * Progress and details go to `log`; the figures are returned.
+ * Before the faults, issue 22's feed outage (the coordinator frozen while the crawl goes on);
+ * the bench's own consumer group reads the feed throughout, and every page it read must be in
+ * ClickHouse `pages` at the end. Progress and details go to `log`; the figures are returned.
  */
 export async function runChaos(
   o: ChaosOptions,
@@ -63,6 +83,7 @@ export async function runChaos(
   buildProcesses();
   const dir = mkdtempSync(join(tmpdir(), 'bench-chaos-'));
   let stack: ChaosStack | null = null;
+  let audit: FeedAudit | null = null;
   // Ctrl-C: the children get it too (same process group); the mount and the database are ours.
   const interrupted = (): void => {
     log('interrupted: tearing down');
@@ -81,8 +102,13 @@ export async function runChaos(
     const s = stack;
     phase('web, Redis, S3, Postgres, coordinator and agents up');
     const stalls = new StallMonitor(s.redis, s.frontier, s.prefix, o.shards);
+    const readFeed = feedReader(s.redis, s.prefix, o.feedMaxBytes);
+    audit = await FeedAudit.start(s.redisProcess.url, s.prefix);
     const seeds = readFileSync(s.web.seeds, 'utf8').split('\n').filter(Boolean);
     await seedWeb(s, seeds);
+    // Hosts held back by a full feed are not stalls: the window, and its sampling, come after.
+    const outage = await runFeedOutage(o, s, readFeed, log);
+    if (outage) phase('feed outage over');
     const t0 = performance.now();
     const t0Epoch = Date.now();
     stalls.start();
@@ -117,9 +143,20 @@ export async function runChaos(
       `telemetry ${unstored > 0 ? `NOT all stored: ${unstored} entries left` : 'all stored'} after ` +
         `${((performance.now() - waitStart) / 1000).toFixed(1)} s`,
     );
-    phase('agents drained, telemetry stored');
+    const unfed = await waitPagesIngested(readFeed, 120_000);
+    const audited = await audit.finish(60_000);
+    const feedEnd = await readFeed();
+    log(
+      `feed: ${unfed === 0 ? 'every page stored by the ingest' : `ingest ${unfed ?? '?'} pages behind`}; ` +
+        `the audit group read ${audit.fps.size} URLs${audited ? '' : ' (NOT caught up)'}` +
+        ` (${audit.failedReads} failed reads); dropped ${feedEnd?.droppedPages ?? '?'}`,
+    );
+    phase('agents drained, telemetry and pages stored');
 
     const a = await accountRun(s, o, t0Epoch, log, phase);
+    const missing = [...audit.fps].filter((fp) => !a.pageFps.has(fp));
+    log(`pages: ${a.pageFps.size} URLs in ClickHouse pages, ${missing.length} fed but missing`);
+    for (const fp of missing.slice(0, 10)) log(`missing page: url_fp ${fp}`);
     const longest = stalls.longest;
     if (longest.ms > 0)
       log(
@@ -156,10 +193,19 @@ export async function runChaos(
       gap_ms: o.gapMs,
       urls_discovered: a.urls.discovered,
       warc_records_checked: a.warc.checked,
+      feed_outage_s: outage?.seconds ?? 0,
+      feed_held_s: outage?.heldS ?? 0,
+      feed_peak_unread_mb: round1((outage?.peakUnreadBytes ?? 0) / 1048576),
+      feed_max_mb: round1(o.feedMaxBytes / 1048576),
+      pages_fed: audit.fps.size,
+      pages_missing: missing.length,
+      // Unknown (Redis did not answer) counts as a miss, not as none.
+      feed_pages_dropped: feedEnd?.droppedPages ?? -1,
       load_avg_1m: Math.round(load1 * 100) / 100,
     };
   } finally {
     process.off('SIGINT', interrupted);
+    await audit?.finish(0);
     await stack?.teardown();
     if (keepDir) log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });

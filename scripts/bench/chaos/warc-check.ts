@@ -21,18 +21,25 @@ SELECT url, status, error_code, toUnixTimestamp64Milli(fetched_at) AS at_ms, age
        warc_key, warc_offset, warc_length, record_type, record_id
 FROM fetches FINAL`;
 
+/** The url_fp of every page ClickHouse `pages` holds. */
+const PAGES_SQL = 'SELECT DISTINCT url_fp FROM pages';
+
 /**
- * Every fetch row the coordinator stored, read from its embedded ClickHouse folder in this
- * process. Only once the coordinator has stopped: chdb binds a folder to one process. (This
- * process never runs chdb off its main thread, so it cannot hit chdb's crash when a worker
- * thread that loaded it exits.)
+ * Every fetch row the coordinator stored, and the url_fp of every page in `pages`, read from its
+ * embedded ClickHouse folder in this process. Only once the coordinator has stopped: chdb binds
+ * a folder to one process. (This process never runs chdb off its main thread, so it cannot hit
+ * chdb's crash when a worker thread that loaded it exits.)
  */
-export async function readFetchRows(clickhousePath: string): Promise<FetchRowLite[]> {
+export async function readStoredRows(
+  clickhousePath: string,
+): Promise<{ fetches: FetchRowLite[]; pageFps: Set<string> }> {
   const { openAnalytics } = await import('@crawler/analytics');
   const store = await openAnalytics({ path: clickhousePath });
   try {
     const raw = await store.queryJson<Record<keyof FetchRowLite, string | number>>(ROWS_SQL);
-    return raw.map((r) => ({
+    const pages = await store.queryJson<{ url_fp: string }>(PAGES_SQL);
+    const pageFps = new Set(pages.map((p) => String(p.url_fp)));
+    const fetches = raw.map((r) => ({
       url: String(r.url),
       status: Number(r.status),
       error_code: String(r.error_code),
@@ -44,6 +51,7 @@ export async function readFetchRows(clickhousePath: string): Promise<FetchRowLit
       record_type: String(r.record_type),
       record_id: String(r.record_id),
     }));
+    return { fetches, pageFps };
   } finally {
     await store.close();
   }

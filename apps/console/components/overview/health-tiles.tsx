@@ -35,6 +35,14 @@ function keptOutDetail(quality: CrawlStats['quality']): string {
   return top.map(([rule, n]) => `${rule} ${formatCount(n)}`).join(' · ');
 }
 
+/** The slowest registered consumer group of the feed, e.g. "slowest: indexer, 1,204 behind". */
+function feedDetail(feed: CrawlStats['feed']): string {
+  const slowest = feed.groups.find((g) => g.registered);
+  const of = `of ${formatBytes(feed.holdAtBytes)}`;
+  if (!slowest || slowest.unreadPages === 0) return `${of}; every group caught up`;
+  return `${of}; slowest: ${slowest.group}, ${formatCount(slowest.unreadPages)} behind`;
+}
+
 /** The crawl at a glance: the current value of every health figure. */
 export function HealthTiles(props: { stats: CrawlStats; bytesPerS: number | null }): ReactNode {
   const { stats, bytesPerS } = props;
@@ -101,6 +109,12 @@ export function HealthTiles(props: { stats: CrawlStats; bytesPerS: number | null
         label="Past due"
         value={formatPercent(stats.recrawl.pastDueShare, 1)}
         detail="URLs past their re-crawl time"
+      />
+      <Tile
+        label="Feed unread"
+        value={formatBytes(stats.feed.unreadBytes)}
+        detail={feedDetail(stats.feed)}
+        tone={stats.feed.leasingHeld || stats.feed.droppedPages > 0 ? 'danger' : 'default'}
       />
     </dl>
   );

@@ -10,6 +10,7 @@ import { ErrorBox } from '../ui/error-box';
 import { Loading } from '../ui/loading';
 import { EmptyState } from '../ui/empty-state';
 import { FrontierTrend, type FrontierSample } from './frontier-trend';
+import { FeedNotice } from './feed-notice';
 import { HealthTiles } from './health-tiles';
 import { SeriesCharts } from './series-charts';
 import { WindowPicker } from './window-picker';
@@ -86,6 +87,7 @@ export function Overview(props: {
 
       {stats.error && <ErrorBox title="Cannot load crawl stats" error={stats.error} />}
       {stats.loading && <Loading what="crawl stats" />}
+      {stats.data && <FeedNotice feed={stats.data.feed} />}
       {stats.data && (
         <section aria-label="Current figures" data-testid="health-tiles">
           <HealthTiles stats={stats.data} bytesPerS={bytesPerS} />

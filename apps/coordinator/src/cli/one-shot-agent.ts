@@ -64,7 +64,8 @@ const reporter = setInterval(() => {
 async function start(config: Config, warcDir: string): Promise<void> {
   const log = createLogger(config.agentId, config.LOG_LEVEL);
   redis = await connectRedis(config.REDIS_URL, { cluster: config.REDIS_CLUSTER });
-  agent = await CrawlAgent.create(config, redis, log, { warcDir });
+  // No coordinator reads the feed here: it keeps pages only for groups someone registers.
+  agent = await CrawlAgent.create(config, redis, log, { warcDir, feedGroups: [] });
   if (stopping) return;
   agent.start();
   startedLoop = performance.eventLoopUtilization();

@@ -22,6 +22,7 @@ let redis: RedisClient;
 let ingestRedis: RedisClient;
 const prefix = uniquePrefix('pages');
 const prefix2 = uniquePrefix('pages');
+const prefix3 = uniquePrefix('pages');
 const texts = new Map<string, string>();
 
 beforeAll(async () => {
@@ -34,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await deleteKeysWithPrefix(redis, prefix);
   await deleteKeysWithPrefix(redis, prefix2);
+  await deleteKeysWithPrefix(redis, prefix3);
   redis.disconnect();
   ingestRedis.disconnect();
   await analytics.close();
@@ -143,5 +145,53 @@ describe('pages ingest', () => {
     expect(failures).toBeLessThan(0);
     expect(loop.ingested).toBe(300);
     expect(await count('SELECT count() AS n FROM pages FINAL')).toBe(before + 300);
+  });
+
+  it('an ingest stopped while agents publish far past FEED_MAX_BYTES gets every page into ClickHouse', async () => {
+    // Agents of a coordinated crawl keep the feed's pages for `ingest`, even before it exists.
+    const maxBytes = 1024 * 1024;
+    const publisher = new PagePublisher(
+      redis,
+      {
+        prefix: prefix3,
+        partitions: PARTITIONS,
+        maxLen: 100_000,
+        inlineTextBytes: 64 * 1024,
+        maxBytes,
+        groups: [PAGES_INGEST_GROUP],
+      },
+      () => Promise.reject(new Error('no text goes to object storage here')),
+      (err) => {
+        throw err;
+      },
+    );
+    const before = await count('SELECT count() AS n FROM pages FINAL');
+    const pages = 800; // ~4 kB each: three times the bound
+    for (let i = 0; i < pages; i++) {
+      const { text: _t, text_ref: _r, text_bytes: _b, ...page } = testPage(20_000 + i);
+      await publisher.publish(page, `Words of page ${i}. `.repeat(200));
+    }
+    await publisher.flush();
+    expect(publisher.holdsLeasing).toBe(true);
+    expect(publisher.pressure!.unreadBytes).toBeGreaterThan(2 * maxBytes);
+    const lengths = async () => {
+      let n = 0;
+      for (let p = 0; p < PARTITIONS; p++) n += await redis.xlen(pagesStreamKey(prefix3, p));
+      return n;
+    };
+    expect(await lengths()).toBe(pages);
+
+    // The coordinator comes back: its ingest reads all of it.
+    const late = ingest(analytics, prefix3);
+    await late.start();
+    await late.settle();
+    await late.stop();
+    expect(late.ingested).toBe(pages);
+    expect(await count('SELECT count() AS n FROM pages FINAL')).toBe(before + pages);
+    await publisher.flush();
+    expect(publisher.holdsLeasing).toBe(false);
+    expect(await lengths()).toBeGreaterThanOrEqual(PARTITIONS * publisher.retention());
+    expect(await lengths()).toBeLessThanOrEqual(PARTITIONS * (publisher.retention() + 100));
+    expect(publisher.pressure).toMatchObject({ unreadPages: 0, droppedPages: 0 });
   });
 });

@@ -1,4 +1,4 @@
-import type { ParsedPageMessage } from '@crawler/domain/messages';
+import { PAGES_INGEST_GROUP, type ParsedPageMessage } from '@crawler/domain/messages';
 import { pageRowSchema, type AnalyticsStore, type PageRow } from '@crawler/analytics';
 import { FeedConsumer, type FeedBatch } from '@crawler/adapters/feed';
 import type { Logger } from '@crawler/adapters/log';
@@ -7,8 +7,8 @@ import { BatchIngest } from '../ingest/batch-ingest';
 import { IngestLoop } from '../ingest/ingest-loop';
 import { pageRowOf } from './page-row-of';
 
-/** The consumer group of the ingest on every partition of the feed. */
-export const PAGES_INGEST_GROUP = 'ingest';
+/** The consumer group of the ingest on every partition of the feed (always registered). */
+export { PAGES_INGEST_GROUP };
 
 export interface PagesIngestOptions {
   /** REDIS_PREFIX. */
@@ -30,7 +30,8 @@ export interface PagesIngestOptions {
  * every partition, batch inserts, at least once (acknowledged after the insert; a replay
  * collapses on (url_fp, fetched_at)). Messages that fail the feed's schema, or the table's, are
  * counted, logged and acknowledged: they never block the stream. Unlike telemetry, entries are
- * not deleted: other groups read the same feed, and MAXLEN bounds it.
+ * not deleted: other groups read the same feed, and the agents' trim bounds it — never past what
+ * this group has not stored (agents keep pages for it even while the coordinator is down).
  */
 export class PagesIngest extends BatchIngest<FeedBatch> {
   private readonly consumer: FeedConsumer;

@@ -7,6 +7,8 @@ import { restRoutes } from '../api/rest-routes';
 import { appRouter } from '../api/router';
 import { registerApiMetrics, type ApiObserver } from './api-metrics';
 import { apiRouteLabeller } from './api-route';
+import { readFeedPressure, type FeedConfig } from '../feed/read-feed-pressure';
+import { registerFeedMetrics } from './feed-metrics';
 import { registerFrontierMetrics } from './frontier-metrics';
 import { registerIngestMetrics, type IngestCounts } from './ingest-metrics';
 import { registerStreamMetrics, type WatchedStream } from './stream-metrics';
@@ -20,6 +22,8 @@ export interface CoordinatorMetricsDeps {
   /** REDIS_PREFIX and FEED_PARTITIONS: where the telemetry stream and the feed are. */
   prefix: string;
   feedPartitions: number;
+  /** The feed's bound (FEED_MAX_BYTES, FEED_MAX_LEN, FEED_OVERFLOW), for its pressure. */
+  feed: FeedConfig;
   /** The ingests by ClickHouse table: `fetches` (telemetry) and `pages` (the feed). */
   ingests: Readonly<Record<string, IngestCounts>>;
   log: Logger;
@@ -39,10 +43,10 @@ export function watchedStreams(prefix: string, feedPartitions: number): WatchedS
 
 /**
  * The coordinator's Prometheus metrics (docs/OBSERVABILITY.md lists them): API latency by route,
- * ingest rows by table, stream backlogs and ingest lag, frontier sizes, leases, backoffs and dead
- * letters, plus Node's process metrics. Everything but the API histogram is read when
- * Prometheus scrapes, so nothing runs between scrapes. main.ts serves the registry on
- * COORDINATOR_METRICS_PORT.
+ * ingest rows by table, stream backlogs and ingest lag, the feed's unread bytes, hold and drops,
+ * frontier sizes, leases, backoffs and dead letters, plus Node's process metrics. Everything but
+ * the API histogram is read when Prometheus scrapes, so nothing runs between scrapes. main.ts
+ * serves the registry on COORDINATOR_METRICS_PORT.
  */
 export class CoordinatorMetrics {
   readonly registry = new Registry();
@@ -70,6 +74,7 @@ export class CoordinatorMetrics {
       watchedStreams(deps.prefix, deps.feedPartitions),
       onError,
     );
+    registerFeedMetrics(this.registry, () => readFeedPressure(deps.redis, deps.feed), onError);
     registerFrontierMetrics(this.registry, deps.frontier, deps.redis, onError);
   }
 }

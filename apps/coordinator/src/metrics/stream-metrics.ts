@@ -138,7 +138,7 @@ export function registerStreamMetrics(
     });
   new Gauge({
     name: 'crawler_stream_entries',
-    help: 'Entries a stream holds now (the feed keeps about FEED_MAX_LEN a partition, read or not; telemetry entries are deleted once ingested)',
+    help: 'Entries a stream holds now (a feed partition: its retention, more while a consumer group has not read them; telemetry entries are deleted once ingested)',
     labelNames: ['stream', 'partition'],
     registers,
     async collect() {

@@ -6,6 +6,8 @@ import type { RecrawlStore } from '../recrawl/recrawl-store';
 import { isAlive, readHeartbeats } from '../agents/heartbeats';
 import { qualityCounters } from '../urls/host-quality-reader';
 import { readFetchTotals } from './fetch-totals';
+import { readFeedPressure, type FeedConfig } from '../feed/read-feed-pressure';
+import type { FeedGroupPressure, FeedOverflow } from '@crawler/adapters/feed';
 
 /** Open leases read per shard to split them by holder (far above agents × AGENT_MAX_HOSTS). */
 const MAX_LEASES_READ = 100_000;
@@ -66,6 +68,25 @@ export interface Stats {
    * instead); the agent's own `blockRefused` counts every one.
    */
   quality: Record<string, number>;
+  /**
+   * The `pages.parsed` feed: pages it holds and their bytes, those the slowest registered
+   * consumer group of each partition has not read (`unreadPages`, `unreadBytes`), the level at
+   * which agents stop taking leases (`holdAtBytes`: 90% of FEED_MAX_BYTES) and whether they do
+   * now (`leasingHeld`, FEED_OVERFLOW=hold), and each group, the furthest behind first, with the
+   * pages it lost (`droppedPages`: trimmed with FEED_OVERFLOW=drop, or unread when unregistered).
+   */
+  feed: {
+    pages: number;
+    bytes: number;
+    unreadPages: number;
+    unreadBytes: number;
+    maxBytes: number;
+    holdAtBytes: number;
+    overflow: FeedOverflow;
+    leasingHeld: boolean;
+    droppedPages: number;
+    groups: FeedGroupPressure[];
+  };
   generatedAt: string;
 }
 
@@ -78,10 +99,11 @@ export async function getStats(
     redis: RedisClient;
     agentsKey: string;
     recrawl: RecrawlStore;
+    config: FeedConfig;
   },
   now = Date.now(),
 ): Promise<Stats> {
-  const [f, fetches, recent, seeds, beats, leases, freshness, quality] = await Promise.all([
+  const [f, fetches, recent, seeds, beats, leases, freshness, quality, feed] = await Promise.all([
     deps.frontier.stats(),
     // fetchStats()'s totals, re-reading only the days whose rows changed (fetch-totals.ts).
     readFetchTotals(deps.analytics),
@@ -94,6 +116,7 @@ export async function getStats(
     deps.frontier.openLeases(MAX_LEASES_READ),
     deps.recrawl.freshness(),
     qualityCounters(deps.redis, deps.frontier),
+    readFeedPressure(deps.redis, deps.config),
   ]);
   const live = new Set([...beats].filter(([, beat]) => isAlive(beat, now)).map(([id]) => id));
   const [alive, dead] = [live.size, beats.size - live.size];
@@ -131,6 +154,18 @@ export async function getStats(
       pastDueShare: freshness.scheduled > 0 ? freshness.pastDue / freshness.scheduled : 0,
     },
     quality,
+    feed: {
+      pages: feed.pages,
+      bytes: feed.bytes,
+      unreadPages: feed.unreadPages,
+      unreadBytes: feed.unreadBytes,
+      maxBytes: feed.maxBytes,
+      holdAtBytes: feed.holdAtBytes,
+      overflow: feed.overflow,
+      leasingHeld: feed.hold,
+      droppedPages: feed.droppedPages,
+      groups: feed.groups,
+    },
     generatedAt: new Date().toISOString(),
   };
 }

@@ -1,4 +1,9 @@
-import { pagesStreamKey, parsedPageSchema, type ParsedPageMessage } from '@crawler/domain/messages';
+import {
+  pagesDroppedKey,
+  pagesStreamKey,
+  parsedPageSchema,
+  type ParsedPageMessage,
+} from '@crawler/domain/messages';
 import type { RedisClient } from '../redis';
 import { StreamGroupReader, type StreamEntry, type StreamGroupState } from '../streams';
 
@@ -62,8 +67,11 @@ export interface FeedConsumerOptions {
  * validated with `parsedPageSchema`; the ones that fail come back as `rejected` (acknowledge
  * them too, so they never block the stream).
  *
- * Retention is bounded: each partition keeps about FEED_MAX_LEN entries, read or not. A group
- * that falls further behind than that loses the oldest pages; watch `lag()` (XINFO GROUPS).
+ * Its group is registered from `start()` on: the feed's retention trims only pages every
+ * registered group has acknowledged, and while one lags so far that unread pages near
+ * FEED_MAX_BYTES, agents stop taking leases until it reads on (FEED_OVERFLOW=hold; with `drop`
+ * the oldest go anyway, counted in `dropped()`). Watch `lag()`; unregister a group that will
+ * not come back (`npm run consume -- --group NAME --unregister`), or it holds the crawl.
  * Give the consumer a Redis connection of its own (reads may BLOCK it).
  */
 export class FeedConsumer {
@@ -73,7 +81,15 @@ export class FeedConsumer {
   private readonly partitionOf = new Map<string, number>();
   private readonly keys: string[];
 
-  constructor(redis: RedisClient, opts: FeedConsumerOptions) {
+  private readonly prefix: string;
+  private readonly group: string;
+
+  constructor(
+    private readonly redis: RedisClient,
+    opts: FeedConsumerOptions,
+  ) {
+    this.prefix = opts.prefix;
+    this.group = opts.group;
     if (!Number.isInteger(opts.partitions) || opts.partitions < 1)
       throw new RangeError(`FeedConsumer: partitions must be a positive integer`);
     this.keys = Array.from({ length: opts.partitions }, (_, p) => pagesStreamKey(opts.prefix, p));
@@ -142,9 +158,20 @@ export class FeedConsumer {
     return this.reader.caughtUp();
   }
 
-  /** Pending pages that were trimmed away before being processed (lost to retention). */
+  /** Pending pages this consumer found trimmed away before it processed them (acknowledged). */
   get trimmed(): number {
     return this.reader.trimmed;
+  }
+
+  /**
+   * Pages the group lost, since the feed began: trimmed before it had acknowledged them
+   * (FEED_OVERFLOW=drop), or still unread when it was unregistered.
+   */
+  async dropped(): Promise<number> {
+    const counts = await Promise.all(
+      this.keys.map((_, p) => this.redis.hget(pagesDroppedKey(this.prefix, p), this.group)),
+    );
+    return counts.reduce((n, c) => n + Number(c ?? 0), 0);
   }
 
   /** Pages taken over from consumers that went away. */

@@ -3,11 +3,12 @@ import { FeedConsumer } from '@crawler/adapters/feed';
 import { pagesStreamKey } from '@crawler/domain/messages';
 import { type RedisClient } from '@crawler/adapters/redis';
 import { testPage, redisTestBed } from '@crawler/testing';
-import { PagePublisher } from './page-publisher';
+import { PagePublisher, type PagePublisherOptions } from './page-publisher';
 
 // The feed's byte-bounded retention against a real Redis: partitions are trimmed to the entries
-// their share of FEED_MAX_BYTES holds at the measured entry size, and a consumer that keeps up
-// still reads every page.
+// their share of FEED_MAX_BYTES holds at the measured entry size, a consumer that keeps up still
+// reads every page, and one that lags keeps every page it has not read while the publisher
+// holds the agent's leasing.
 const PARTITIONS = 4;
 const bed = redisTestBed('feed-bytes');
 const prefix = bed.prefix;
@@ -21,10 +22,21 @@ afterAll(bed.close);
 /** ~5 kB of text, inline (the inline cap is 64 KiB). */
 const textOf = (i: number) => `Words of page ${i}. `.repeat(250);
 
-function publisher(on: string, maxBytes: number): PagePublisher {
+function publisher(
+  on: string,
+  maxBytes: number,
+  more: Partial<PagePublisherOptions> = {},
+): PagePublisher {
   return new PagePublisher(
     redis,
-    { prefix: on, partitions: PARTITIONS, maxLen: 100_000, inlineTextBytes: 64 * 1024, maxBytes },
+    {
+      prefix: on,
+      partitions: PARTITIONS,
+      maxLen: 100_000,
+      inlineTextBytes: 64 * 1024,
+      maxBytes,
+      ...more,
+    },
     () => Promise.reject(new Error('no text goes to object storage here')),
     (err) => {
       throw err;
@@ -88,5 +100,48 @@ describe('PagePublisher retention by bytes', () => {
     expect(p.retention()).toBe(100_000);
     expect(seen.size).toBe(2000);
     expect(consumer.trimmed).toBe(0);
+  });
+
+  it('keeps every page a lagging registered group has not read past the byte bound, holding leasing until it reads', async () => {
+    const on = `${prefix}:c`;
+    const maxBytes = 4 * 1024 * 1024;
+    const holds: boolean[] = [];
+    const p = publisher(on, maxBytes, { onHoldChange: (hold) => holds.push(hold) });
+    const lagging = new FeedConsumer(redis, {
+      prefix: on,
+      partitions: PARTITIONS,
+      group: 'indexer',
+      consumer: 'i-1',
+      fromStart: true,
+    });
+    await lagging.start();
+    await publish(p, 0, 3000); // ~18 MB: four times the bound, nothing read
+    const length = async () => {
+      let n = 0;
+      for (let k = 0; k < PARTITIONS; k++) n += await redis.xlen(pagesStreamKey(on, k));
+      return n;
+    };
+    expect(await length()).toBe(3000);
+    expect(p.holdsLeasing).toBe(true);
+    expect(p.pressure).toMatchObject({ unreadPages: 3000, droppedPages: 0 });
+    expect(p.pressure!.unreadBytes).toBeGreaterThan(maxBytes);
+    expect(holds).toEqual([true]);
+
+    const seen = new Set<string>();
+    for (;;) {
+      const batch = await lagging.read({ count: 500 });
+      if (batch.pages.length === 0) break;
+      for (const page of batch.pages) seen.add(page.page.url_fp);
+      await lagging.ack(batch.pages);
+    }
+    expect(seen.size).toBe(3000);
+    await p.trim();
+    // Read now, so trimmed to the share again (whole nodes: up to 100 entries a partition more).
+    expect(await length()).toBeGreaterThanOrEqual(PARTITIONS * p.retention());
+    expect(await length()).toBeLessThanOrEqual(PARTITIONS * (p.retention() + 100));
+    expect(p.holdsLeasing).toBe(false);
+    expect(holds).toEqual([true, false]);
+    expect(lagging.trimmed).toBe(0);
+    expect(await lagging.dropped()).toBe(0);
   });
 });

@@ -1,5 +1,12 @@
 import { pagePartition, pagesStreamKey, type ParsedPageMessage } from '@crawler/domain/messages';
 import type { RedisClient } from '@crawler/adapters/redis';
+import {
+  FeedRetention,
+  feedPressure,
+  type FeedOverflow,
+  type FeedPartitionState,
+  type FeedPressure,
+} from '@crawler/adapters/feed';
 import { BufferedWriter } from '../streams/buffered-writer';
 
 const CLOSE_BRACE = Buffer.from('}');
@@ -22,7 +29,7 @@ export interface PagePublisherOptions {
   prefix: string;
   /** FEED_PARTITIONS: a page goes to partition `pagePartition(url_fp)`. */
   partitions: number;
-  /** FEED_MAX_LEN: each partition is trimmed to about this many entries. */
+  /** FEED_MAX_LEN: each partition is trimmed to about this many entries (read ones only). */
   maxLen: number;
   /** FEED_INLINE_TEXT_BYTES: longer texts go to object storage and are referenced. */
   inlineTextBytes: number;
@@ -31,6 +38,15 @@ export interface PagePublisherOptions {
    * measured mean entry size (and at most `maxLen` entries). Absent: `maxLen` alone.
    */
   maxBytes?: number;
+  /** FEED_OVERFLOW: `hold` (default) keeps what a group has not read; `drop` trims it, counted. */
+  overflow?: FeedOverflow;
+  /**
+   * Consumer groups the feed keeps pages for even before they exist (created where missing):
+   * the coordinator's `ingest` in a coordinated crawl. Default none.
+   */
+  groups?: readonly string[];
+  /** Called when the feed starts or stops holding leasing back ({@link PagePublisher.holdsLeasing}). */
+  onHoldChange?: (hold: boolean, pressure: FeedPressure) => void;
 }
 
 /**
@@ -38,34 +54,42 @@ export interface PagePublisherOptions {
  * JSON), in the partition of its url_fp, so every capture of a URL stays in order. Entries are
  * buffered and written in batches; a text over the inline cap is stored first and referenced,
  * so a message never points at an object that is not there.
+ *
+ * Retention is the trim's (`trim()`: every second once `start()`ed, and at each `flush()`):
+ * each partition down to {@link retention} entries, never below what a registered consumer
+ * group still needs (FeedRetention). While unread pages near the bound, {@link holdsLeasing}
+ * says so: the agent takes no new lease until the slowest group reads on.
  */
 export class PagePublisher {
   private readonly writer: BufferedWriter<{ partition: number; json: Buffer }>;
+  private readonly feed: FeedRetention;
   /** Mean bytes an entry costs Redis (its JSON and the stream's share), 0 before the first. */
   private entryBytes = 0;
   private entries = 0;
+  /** Mean bytes an entry costs as Redis measured it at the last trim (0: empty, or none yet). */
+  private storedEntryBytes = 0;
+  private latest: FeedPressure | null = null;
+  private trimming: Promise<FeedPressure> | null = null;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     redis: RedisClient,
     private readonly opts: PagePublisherOptions,
     private readonly storeText: TextStore,
-    onError: (err: unknown) => void,
+    private readonly onError: (err: unknown) => void,
   ) {
+    this.feed = new FeedRetention(redis, {
+      prefix: opts.prefix,
+      partitions: opts.partitions,
+      overflow: opts.overflow ?? 'hold',
+      groups: opts.groups ?? [],
+    });
     this.writer = new BufferedWriter(
       async (batch) => {
-        const maxLen = String(this.retention());
         // Concurrent commands: ioredis pipelines them (per node on a cluster) on its own.
         await Promise.all(
           batch.map(({ partition, json }) =>
-            redis.xadd(
-              pagesStreamKey(opts.prefix, partition),
-              'MAXLEN',
-              '~',
-              maxLen,
-              '*',
-              'page',
-              json,
-            ),
+            redis.xadd(pagesStreamKey(opts.prefix, partition), '*', 'page', json),
           ),
         );
       },
@@ -120,16 +144,66 @@ export class PagePublisher {
   }
 
   /**
-   * Entries each partition is trimmed to now (`XADD … MAXLEN ~`): FEED_MAX_LEN, or fewer when
+   * Entries each partition is trimmed to now ({@link trim}): FEED_MAX_LEN, or fewer when
    * that many entries of the measured mean size would pass the partition's share of
-   * FEED_MAX_BYTES (at least {@link MIN_RETENTION}). Redis trims whole stream nodes, so a
-   * partition may hold up to one node (100 entries) more.
+   * FEED_MAX_BYTES (at least {@link MIN_RETENTION}). Without consumer groups Redis trims whole
+   * stream nodes, so a partition may hold up to one node (100 entries) more; with groups the
+   * trim is exact, and stops at the oldest entry a group still needs.
    */
   retention(): number {
     const maxBytes = this.opts.maxBytes ?? 0;
-    if (maxBytes <= 0 || this.entryBytes === 0) return this.opts.maxLen;
-    const fit = Math.floor(maxBytes / this.opts.partitions / this.entryBytes);
+    // Before its first page, an agent goes by what Redis holds (a restarted agent, a held feed).
+    const entryBytes = this.entryBytes || this.storedEntryBytes;
+    if (maxBytes <= 0 || entryBytes === 0) return this.opts.maxLen;
+    const fit = Math.floor(maxBytes / this.opts.partitions / entryBytes);
     return Math.min(this.opts.maxLen, Math.max(MIN_RETENTION, fit));
+  }
+
+  /**
+   * True while this agent must take no new lease: the pages some registered consumer group has
+   * not read reach 90% of FEED_MAX_BYTES (FEED_OVERFLOW=hold), as of the latest trim.
+   */
+  get holdsLeasing(): boolean {
+    return this.latest?.hold ?? false;
+  }
+
+  /** The feed as the latest trim saw it (null before the first). */
+  get pressure(): FeedPressure | null {
+    return this.latest;
+  }
+
+  /** Trims every `everyMs` (default 1 s) until {@link stop}; failures go to `onError`. */
+  start(everyMs = 1000): void {
+    this.timer ??= setInterval(() => void this.trim().catch(this.onError), everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /**
+   * Trims every partition to {@link retention} (never past what a registered group still needs)
+   * and updates {@link holdsLeasing}. One trim at a time: a call during one waits for it.
+   */
+  trim(): Promise<FeedPressure> {
+    this.trimming ??= this.trimOnce().finally(() => (this.trimming = null));
+    return this.trimming;
+  }
+
+  private async trimOnce(): Promise<FeedPressure> {
+    const states = await this.feed.trim(this.retention());
+    this.storedEntryBytes = meanStoredBytes(states);
+    const pressure = feedPressure(states, {
+      maxBytes: this.opts.maxBytes ?? Number.MAX_SAFE_INTEGER,
+      maxLen: this.opts.maxLen,
+      overflow: this.opts.overflow ?? 'hold',
+    });
+    const was = this.holdsLeasing;
+    this.latest = pressure;
+    if (pressure.hold !== was) this.opts.onHoldChange?.(pressure.hold, pressure);
+    return pressure;
   }
 
   /** Mean bytes per entry so far (what {@link retention} divides by). */
@@ -143,13 +217,28 @@ export class PagePublisher {
     this.entryBytes += (bytes - this.entryBytes) / this.entries;
   }
 
-  /** Resolves when every page published so far is in Redis (or re-queued after a failure). */
-  flush(): Promise<void> {
-    return this.writer.flush();
+  /**
+   * Resolves when every page published so far is in Redis (or re-queued after a failure), and
+   * the feed trimmed after them.
+   */
+  async flush(): Promise<void> {
+    await this.writer.flush();
+    await this.trim().catch(this.onError);
   }
 
   /** Resolves once every page pushed so far is in Redis (retried until it is). */
   settled(): Promise<void> {
     return this.writer.settled();
   }
+}
+
+/** Mean bytes Redis spends on an entry, over the partitions that hold any. */
+function meanStoredBytes(states: readonly FeedPartitionState[]): number {
+  let length = 0;
+  let bytes = 0;
+  for (const s of states) {
+    length += s.length;
+    bytes += s.bytes;
+  }
+  return length > 0 ? bytes / length : 0;
 }

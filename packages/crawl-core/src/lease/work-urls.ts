@@ -19,7 +19,8 @@ import { robotsUnavailable, stopStartingAt, type LeaseRun } from './lease-run';
  *   several connections open, robots.txt and the probe come first, one at a time (openPool);
  * - no turn is waited for that could only start after the lease's last start
  *   (`stopStartingAt`), and no request starts once the agent stops (drain), an operator blocks
- *   the host, or the lease is not surely alive for the request's whole life (renewals failing);
+ *   the host, the feed holds the agent's leasing (page-publisher.ts), or the lease is not surely
+ *   alive for the request's whole life (renewals failing);
  * - each URL taken is finished (done, or failed) before its connection takes another; the lease
  *   completes with the URLs done in an unbroken run from its head. A failure (the host backs off;
  *   the URL is retried later or dead-lettered) stops new starts and the lease fails at the first
@@ -45,7 +46,9 @@ export async function workUrls(
     paceMs: 0,
   };
   // The live policy is pushed to the agent, so checking it before every request costs nothing.
-  const blocked = () => r.policies.get(lease.host)?.blocked === true;
+  // A feed full of pages a consumer group has not read ends the lease as a block does: its
+  // unstarted URLs go back, so the feed's bound is passed by no more than requests in flight.
+  const blocked = () => r.policies.get(lease.host)?.blocked === true || r.pages.holdsLeasing;
   // After a Redis reconnection the lease is confirmed again before a request starts.
   const mayStart = () => r.leases.mayStartConfirmed(lease);
   const done = new Array<boolean>(n).fill(false);

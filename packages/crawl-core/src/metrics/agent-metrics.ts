@@ -19,12 +19,15 @@ export class AgentMetrics {
    * @param urlsInFlight reads the URLs a kill now could make the crawl fetch again (requests in
    *   flight, and done URLs not yet recorded in the frontier)
    * @param hostSlots reads how many host leases the agent may hold now (HostSlots)
+   * @param feedHolding reads 1 while the agent takes no new lease because the feed is full of
+   *   pages a consumer group has not read, else 0
    */
   constructor(
     agentId: string,
     activeLeases: () => number,
     urlsInFlight: () => number = () => 0,
     hostSlots: () => number = () => 0,
+    feedHolding: () => number = () => 0,
   ) {
     this.registry.setDefaultLabels({ agent: agentId });
     collectDefaultMetrics({ register: this.registry });
@@ -56,6 +59,11 @@ export class AgentMetrics {
       'crawler_host_slots',
       'Host leases the agent may hold now: fewer while its event loop runs over 50 ms late, more while idle (AGENT_MIN_HOSTS..AGENT_MAX_HOSTS)',
       hostSlots,
+    );
+    this.readGauge(
+      'crawler_feed_holding_leases',
+      '1 while the agent takes no new lease: pages a consumer group has not read fill the feed to 90% of FEED_MAX_BYTES (FEED_OVERFLOW=hold)',
+      feedHolding,
     );
     this.readGauge(
       'crawler_urls_in_flight',

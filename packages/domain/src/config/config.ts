@@ -281,14 +281,17 @@ export const envSchema = z.object({
   RECRAWL_MAX_URLS: int(1000, 2_000_000_000).default(2_000_000),
   /** Partitions (Redis streams) of the `pages.parsed` feed; fixed for the life of a crawl. */
   FEED_PARTITIONS: int(1, 1024).default(8),
-  /** Entries each feed partition keeps at most (older ones are trimmed, read or not). */
+  /**
+   * Entries each feed partition keeps at most: older ones are trimmed once every consumer group
+   * has read them (FEED_OVERFLOW says what happens when the unread ones pass it).
+   */
   FEED_MAX_LEN: int(1000, 100_000_000).default(100_000),
   /** Longest page text carried inline in the feed (UTF-8 bytes); longer goes to object storage. */
   FEED_INLINE_TEXT_BYTES: int(0, 16 * 1024 * 1024).default(64 * 1024),
   /**
    * Bytes the `pages.parsed` feed keeps, all partitions together (1 GiB): each partition is
    * trimmed to the entries that fit its share at the measured bytes per entry (and to
-   * FEED_MAX_LEN). Consumers further behind lose the oldest entries.
+   * FEED_MAX_LEN). Only entries every consumer group has read are trimmed.
    */
   FEED_MAX_BYTES: int(1024 * 1024, 1024 ** 4).default(1024 ** 3),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -296,6 +299,12 @@ export const envSchema = z.object({
   // Control plane: authentication of the coordinator API.
   /** First admin, created at coordinator start only while the users table is empty. */
   ADMIN_EMAIL: z.email().optional(),
+  /**
+   * When the pages some consumer group has not read reach 90% of FEED_MAX_BYTES (or of
+   * FEED_MAX_LEN in a partition): `hold` — agents take no new lease until the group reads on,
+   * so no page is lost; `drop` — the oldest are trimmed anyway, counted per group as dropped.
+   */
+  FEED_OVERFLOW: z.enum(['hold', 'drop']).default('hold'),
   /** Password of ADMIN_EMAIL (both or neither); not read again once the admin exists. */
   ADMIN_PASSWORD: z.string().min(8, 'at least 8 characters').max(1024).optional(),
   /** An admin API token stored at start if no such token exists yet (automation, tests). */

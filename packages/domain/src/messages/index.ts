@@ -17,6 +17,8 @@ export { liveCrawlSettingsSchema, type LiveCrawlSettings, userAgentOf } from './
 export {
   telemetryStreamKey,
   pagesStreamKey,
+  pagesDroppedKey,
+  PAGES_INGEST_GROUP,
   agentsKey,
   policyChannelKey,
   crawlSettingsKey,

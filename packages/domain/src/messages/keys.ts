@@ -13,6 +13,21 @@ export function pagesStreamKey(prefix: string, partition: number): string {
   return `${prefix}:pages.parsed:{${partition}}`;
 }
 
+/**
+ * Pages of one feed partition trimmed before a consumer group had acknowledged them (a hash:
+ * group → pages), beside its stream in the same cluster slot. Written by the feed's trim
+ * (`FEED_OVERFLOW=drop`) and by unregistering a group with pages it had not read.
+ */
+export function pagesDroppedKey(prefix: string, partition: number): string {
+  return `${prefix}:pages.parsed:{${partition}}:dropped`;
+}
+
+/**
+ * The coordinator's consumer group on every feed partition (the `pages` ingest into ClickHouse).
+ * Agents of a coordinated crawl keep the feed's pages for it even before it exists.
+ */
+export const PAGES_INGEST_GROUP = 'ingest';
+
 /** The agents' heartbeat set (sorted set: agent id → last beat, epoch ms). */
 export function agentsKey(prefix: string): string {
   return `${prefix}:agents`;
