@@ -4,6 +4,7 @@ import type { WarcWriter } from '@crawler/adapters/warc';
 import type { WarcShipper } from '@crawler/adapters/storage';
 import type { HttpClient } from './fetch/http-client';
 import type { RobotsCache } from './robots/robots-cache';
+import type { RedisRoom } from './lease/redis-room';
 import type { TelemetrySink } from './telemetry/telemetry-sink';
 import type { ContentIndex } from './dedupe/content-index';
 import type { PagePublisher } from './feed/page-publisher';
@@ -34,6 +35,8 @@ export interface AgentResources {
   /** SHA-256 → first capture, shared by all agents: exact duplicates become WARC revisits. */
   content: ContentIndex;
   telemetry: TelemetrySink;
+  /** Whether Redis has room for more (memory, telemetry backlog): leasing stops while not. */
+  redisRoom: RedisRoom;
   /** The `pages.parsed` feed. */
   pages: PagePublisher;
   /** HTML parsing off the event loop. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Config } from '@crawler/domain/config';
 import { openFrontier, type HostLease } from '@crawler/frontier';
 import { checkRedisDurability, type RedisClient } from '@crawler/adapters/redis';
-import { PAGES_INGEST_GROUP } from '@crawler/domain/messages';
+import { PAGES_INGEST_GROUP, telemetryStreamKey } from '@crawler/domain/messages';
 import { WarcWriter } from '@crawler/adapters/warc';
 import { zeroCounters, type AgentCounters, type AgentResources } from './agent-resources';
 import { HttpClient } from './fetch/http-client';
@@ -18,6 +18,7 @@ import { HostResolver } from './fetch/resolve-host';
 import { processLease } from './lease/process-lease';
 import { LeaseRamp } from './lease/lease-ramp';
 import { HostSlots } from './lease/host-slots';
+import { RedisRoom } from './lease/redis-room';
 import { shipLeftovers } from './archive/ship-leftovers';
 import { agentHealth, logWarcHealth, type AgentHealth } from './archive/storage-health';
 import { logFeedHold } from './feed/log-feed-hold';
@@ -174,6 +175,7 @@ export class CrawlAgent {
       () => holder.agent?.urlsInFlight ?? 0,
       () => holder.agent?.hostSlots ?? 0,
       () => (holder.agent?.feedHoldsLeasing ? 1 : 0),
+      () => (holder.agent?.redisHoldsLeasing ? 1 : 0),
     );
     const telemetry = new TelemetrySink(
       redis,
@@ -181,6 +183,15 @@ export class CrawlAgent {
       (err) => log.warn({ err }, 'telemetry write failed; will retry'),
       (row) => metrics.observe(row),
     );
+    const redisRoom = new RedisRoom(redis, {
+      telemetryKey: telemetryStreamKey(config.REDIS_PREFIX),
+      telemetryMaxBytes: config.TELEMETRY_MAX_BYTES,
+      meanEntryBytes: () => telemetry.meanEntryBytes(),
+      memoryHoldRatio: config.REDIS_MEMORY_HOLD_RATIO,
+      log,
+    });
+    // Known before the first lease, as the feed's hold below.
+    await redisRoom.start();
     const pages = new PagePublisher(
       redis,
       {
@@ -260,6 +271,7 @@ export class CrawlAgent {
         shipper,
         content: new ContentIndex(redis, config.REDIS_PREFIX, config.DEDUPE_CONTENT_MAX_BODIES),
         telemetry,
+        redisRoom,
         pages,
         policies,
         settings,
@@ -296,6 +308,11 @@ export class CrawlAgent {
    */
   get feedHoldsLeasing(): boolean {
     return this.r.pages.holdsLeasing;
+  }
+
+  /** True while Redis is nearly full or the telemetry backlog nears its bound (RedisRoom). */
+  get redisHoldsLeasing(): boolean {
+    return this.r.redisRoom.holdsLeasing;
   }
 
   /** What `/healthz` answers: not ok while WARC writes fail (then no new lease is taken). */
@@ -359,6 +376,7 @@ export class CrawlAgent {
       this.r.quality.close(),
     ]);
     this.r.pages.stop();
+    this.r.redisRoom.stop();
     const flushedMs = since();
     await this.r.warc.close();
     // Bounded: what is not uploaded by then stays local and ships at the next start.
@@ -402,9 +420,10 @@ export class CrawlAgent {
     let idleMs = 20;
     while (!this.stopping) {
       // No new host while WARC writes fail: its pages could not be archived (storage-health.ts);
-      // nor while the feed is full of pages a consumer group has not read (page-publisher.ts).
+      // nor while the feed is full of pages a consumer group has not read (page-publisher.ts),
+      // nor while Redis is nearly full (lease/redis-room.ts).
       const room =
-        this.r.warc.health().ok && !this.r.pages.holdsLeasing
+        this.r.warc.health().ok && !this.r.pages.holdsLeasing && !this.r.redisRoom.holdsLeasing
           ? Math.min(ramp.room(this.active.size, max), slots.room(this.active.size), LEASE_BATCH)
           : 0;
       let leases: HostLease[] = [];

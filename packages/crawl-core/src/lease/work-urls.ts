@@ -46,9 +46,13 @@ export async function workUrls(
     paceMs: 0,
   };
   // The live policy is pushed to the agent, so checking it before every request costs nothing.
-  // A feed full of pages a consumer group has not read ends the lease as a block does: its
-  // unstarted URLs go back, so the feed's bound is passed by no more than requests in flight.
-  const blocked = () => r.policies.get(lease.host)?.blocked === true || r.pages.holdsLeasing;
+  // A feed full of pages a consumer group has not read, or a Redis nearly full, ends the lease
+  // as a block does: its unstarted URLs go back, so the bound is passed by no more than
+  // requests in flight.
+  const blocked = () =>
+    r.policies.get(lease.host)?.blocked === true ||
+    r.pages.holdsLeasing ||
+    r.redisRoom.holdsLeasing;
   // After a Redis reconnection the lease is confirmed again before a request starts.
   const mayStart = () => r.leases.mayStartConfirmed(lease);
   const done = new Array<boolean>(n).fill(false);

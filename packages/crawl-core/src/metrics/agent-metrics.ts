@@ -21,6 +21,8 @@ export class AgentMetrics {
    * @param hostSlots reads how many host leases the agent may hold now (HostSlots)
    * @param feedHolding reads 1 while the agent takes no new lease because the feed is full of
    *   pages a consumer group has not read, else 0
+   * @param redisHolding reads 1 while the agent takes no new lease because Redis is nearly full
+   *   or the telemetry backlog nears TELEMETRY_MAX_BYTES (RedisRoom), else 0
    */
   constructor(
     agentId: string,
@@ -28,6 +30,7 @@ export class AgentMetrics {
     urlsInFlight: () => number = () => 0,
     hostSlots: () => number = () => 0,
     feedHolding: () => number = () => 0,
+    redisHolding: () => number = () => 0,
   ) {
     this.registry.setDefaultLabels({ agent: agentId });
     collectDefaultMetrics({ register: this.registry });
@@ -64,6 +67,11 @@ export class AgentMetrics {
       'crawler_feed_holding_leases',
       '1 while the agent takes no new lease: pages a consumer group has not read fill the feed to 90% of FEED_MAX_BYTES (FEED_OVERFLOW=hold)',
       feedHolding,
+    );
+    this.readGauge(
+      'crawler_redis_holding_leases',
+      '1 while the agent takes no new lease: Redis is at REDIS_MEMORY_HOLD_RATIO of its maxmemory, or the telemetry the coordinator has not stored nears TELEMETRY_MAX_BYTES',
+      redisHolding,
     );
     this.readGauge(
       'crawler_urls_in_flight',

@@ -4,11 +4,13 @@ import { BufferedWriter } from '../streams/buffered-writer';
 
 /**
  * Buffers fetch telemetry and appends it to the Redis stream in batches (one entry a batch);
- * the coordinator drains the stream into ClickHouse. Retention is bounded but generous, so a
- * coordinator that is down for a while loses nothing.
+ * the coordinator drains the stream into ClickHouse and deletes what it stored. Nothing is
+ * trimmed unread: the stream is bounded by the agents, which stop leasing while the backlog
+ * nears TELEMETRY_MAX_BYTES (lease/redis-room.ts, from {@link meanEntryBytes}).
  */
 export class TelemetrySink {
   private readonly writer: BufferedWriter<TelemetryRow>;
+  private written = { entries: 0, bytes: 0 };
 
   constructor(
     redis: RedisClient,
@@ -22,12 +24,24 @@ export class TelemetrySink {
     const key = telemetryStreamKey(prefix);
     this.writer = new BufferedWriter(
       async (rows) => {
-        await redis.xadd(key, 'MAXLEN', '~', '5000000', '*', 'rows', JSON.stringify(rows));
+        const json = JSON.stringify(rows);
+        await redis.xadd(key, '*', 'rows', json);
+        this.written.entries++;
+        this.written.bytes += json.length;
       },
       onError,
       maxBatch,
       flushEveryMs,
     );
+  }
+
+  /**
+   * Mean bytes of an entry written so far, with Redis's own cost (~130 bytes and 10% an entry,
+   * as measured for the feed); 16 KiB until the first entry (a batch of ~60 rows).
+   */
+  meanEntryBytes(): number {
+    const { entries, bytes } = this.written;
+    return entries === 0 ? 16 * 1024 : (bytes / entries) * 1.1 + 130;
   }
 
   push(row: TelemetryRow): void {

@@ -47,6 +47,11 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,40}$/)
     .default('crawl'),
+  /**
+   * The redis-server the one-shot `crawler crawl` starts for its crawl state (in `<out>/redis`,
+   * with an append-only file): a name looked up on PATH, or a path to the binary.
+   */
+  REDIS_SERVER_BIN: z.string().min(1).default('redis-server'),
   /** Logical frontier shards (fixed per installation). */
   FRONTIER_SHARDS: int(1, 4096).default(64),
   /** Root folder for WARC files and the embedded ClickHouse. */
@@ -122,16 +127,16 @@ export const envSchema = z.object({
    * Raised to LEASE_MAX_URLS when smaller: a head always holds a full batch.
    */
   FRONTIER_HEAD_MAX: int(0, 1_000_000).default(0),
-  /** Pause between two rounds of the coordinator's spiller/refiller when idle (ms). */
-  FRONTIER_SPILL_EVERY_MS: int(10, 60_000).default(250),
-  /**
-   * Most hosts one agent works on at once (each with at most one connection). Within
-   * [AGENT_MIN_HOSTS, AGENT_MAX_HOSTS] the agent holds as many as its event loop keeps up with:
   /**
    * Bytes of dead letters kept in Redis, the whole frontier (each shard keeps its share); past
    * it a dead letter is dropped and counted (`dead_dropped` in the shard stats). Default 256 MiB.
    */
   FRONTIER_DEAD_LETTER_MAX_BYTES: int(1024, 1_000_000_000_000).default(256 * 1024 * 1024),
+  /** Pause between two rounds of the coordinator's spiller/refiller when idle (ms). */
+  FRONTIER_SPILL_EVERY_MS: int(10, 60_000).default(250),
+  /**
+   * Most hosts one agent works on at once (each with at most one connection). Within
+   * [AGENT_MIN_HOSTS, AGENT_MAX_HOSTS] the agent holds as many as its event loop keeps up with:
    * fewer while the loop runs over 50 ms late, more while it is idle and uses what it holds.
    */
   AGENT_MAX_HOSTS: int(1, 100_000).default(256),
@@ -294,17 +299,28 @@ export const envSchema = z.object({
    * FEED_MAX_LEN). Only entries every consumer group has read are trimmed.
    */
   FEED_MAX_BYTES: int(1024 * 1024, 1024 ** 4).default(1024 ** 3),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-
-  // Control plane: authentication of the coordinator API.
-  /** First admin, created at coordinator start only while the users table is empty. */
-  ADMIN_EMAIL: z.email().optional(),
   /**
    * When the pages some consumer group has not read reach 90% of FEED_MAX_BYTES (or of
    * FEED_MAX_LEN in a partition): `hold` — agents take no new lease until the group reads on,
    * so no page is lost; `drop` — the oldest are trimmed anyway, counted per group as dropped.
    */
   FEED_OVERFLOW: z.enum(['hold', 'drop']).default('hold'),
+  /**
+   * Bytes of telemetry the coordinator has not stored yet that the Redis stream may hold (512
+   * MiB): agents take no new lease at 90% of it (a coordinator down stops the crawl; no row is
+   * trimmed unread).
+   */
+  TELEMETRY_MAX_BYTES: int(1024 * 1024, 1024 ** 4).default(512 * 1024 * 1024),
+  /**
+   * Share of Redis's maxmemory at which agents take no new lease (0.9), so that Redis never
+   * refuses a frontier write (`noeviction`); no bound without maxmemory.
+   */
+  REDIS_MEMORY_HOLD_RATIO: z.coerce.number().min(0.1).max(1).default(0.9),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  // Control plane: authentication of the coordinator API.
+  /** First admin, created at coordinator start only while the users table is empty. */
+  ADMIN_EMAIL: z.email().optional(),
   /** Password of ADMIN_EMAIL (both or neither); not read again once the admin exists. */
   ADMIN_PASSWORD: z.string().min(8, 'at least 8 characters').max(1024).optional(),
   /** An admin API token stored at start if no such token exists yet (automation, tests). */
