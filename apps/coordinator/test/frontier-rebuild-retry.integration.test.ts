@@ -162,5 +162,20 @@ describe('a frontier rebuild stopped and tried again', () => {
     await expect(rebuildFrontier(services(), 'manual')).resolves.toMatchObject({
       reason: 'manual',
     });
+    // A coordinator killed mid-rebuild leaves its run behind; started again under the same id,
+    // it takes the run over at once instead of waiting for the lease to lapse.
+    const killed = await RebuildLock.take(
+      env.config.DATABASE_URL,
+      env.config.REDIS_PREFIX,
+      `coordinator-${env.config.coordinatorId}`,
+      'manual',
+      log,
+    );
+    if (!('lock' in killed)) throw new Error('the lock should be free');
+    await expect(rebuildFrontier(services(), 'manual')).resolves.toMatchObject({
+      reason: 'manual',
+    });
+    await killed.lock.release();
+    expect(await RebuildLock.running(env.config.DATABASE_URL, env.config.REDIS_PREFIX)).toBeNull();
   }, 60_000);
 });

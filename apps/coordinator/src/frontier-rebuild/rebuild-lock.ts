@@ -18,8 +18,10 @@ export interface RebuildRun {
 /**
  * The one frontier rebuild of an installation, across coordinators: a row of
  * `frontier_rebuild_run` (its id, owner, reason and start) held by a lease the rebuild renews
- * while it runs and deletes when it ends. A coordinator that dies mid-rebuild frees it when the
- * lease lapses (60 s); its rebuild ran in part, and the next one (idempotent) does it all.
+ * while it runs and deletes when it ends. A coordinator that dies mid-rebuild (SIGKILL) frees it
+ * when the lease lapses (60 s), or at once when it starts again under the same id (one process
+ * per coordinator id: the run it finds is its dead predecessor's); its rebuild ran in part, and
+ * the next one (idempotent) does it all. Within a process, rebuildFrontier refuses a second.
  */
 export class RebuildLock {
   private timer: NodeJS.Timeout | null = null;
@@ -52,7 +54,7 @@ export class RebuildLock {
          ON CONFLICT (prefix) DO UPDATE
            SET id = EXCLUDED.id, owner = EXCLUDED.owner, reason = EXCLUDED.reason,
                started_at = EXCLUDED.started_at, lease_until = EXCLUDED.lease_until
-           WHERE frontier_rebuild_run.lease_until < now()
+           WHERE frontier_rebuild_run.lease_until < now() OR frontier_rebuild_run.owner = EXCLUDED.owner
          RETURNING id, started_at`,
         [prefix, id, owner, reason, LEASE_MS],
       );
