@@ -7,8 +7,12 @@
 // Every 10 s it prints one progress line read from the coordinator's GET /v1/stats. A child
 // that exits unasked (a crash, `kill -9`, also while starting) is restarted with backoff, the
 // reason logged (scripts/supervise.mjs); only one that fails at start by itself 3 times in a row
-// stops everything, with its error. Ctrl-C or SIGTERM stops everything cleanly: agents drain
-// their leases first, then the coordinator stops; a second Ctrl-C kills at once.
+// stops everything, with its error. SIGTERM or SIGINT (Ctrl-C) to this process — or to npm,
+// whose `npm start` execs it — stops everything cleanly: agents drain their leases first, then
+// the coordinator stops; a second Ctrl-C kills at once. No child outlives this process (each
+// stops itself once it is gone: scripts/stop-with-parent.cjs), and under npm this process stops
+// once npm is gone. A port already in use stops start-up before anything starts, naming the
+// port and the variable that changes it (scripts/ports.mjs).
 // The API needs credentials: on first start an admin password and an admin API token are
 // generated into DATA_DIR/admin.json (mode 0600), where the CLI also finds the token.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +23,14 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
 import { consoleBuildIsStale } from './console-build-state.mjs';
+import { watchParent } from './parent-watch.cjs';
+import {
+  describeUnavailable,
+  listenFailure,
+  stackListeners,
+  stackPorts,
+  unavailable,
+} from './ports.mjs';
 import { Supervisor } from './supervise.mjs';
 
 const demo = process.argv.includes('--demo');
@@ -46,10 +58,25 @@ function agentProcesses() {
   return n;
 }
 const agentCount = agentProcesses();
-const coordinatorPort = env.COORDINATOR_PORT ?? '4000';
-const consolePort = env.CONSOLE_PORT ?? '3000';
+
+const ports = stackPorts(env, agentCount, demo);
+if (typeof ports === 'string') {
+  console.error(`✗ Invalid configuration: ${ports}`);
+  process.exit(1);
+}
+const { coordinatorPort, consolePort, metricsBase, demoPort } = ports;
 env.COORDINATOR_URL ??= `http://127.0.0.1:${coordinatorPort}`;
 env.NEXT_TELEMETRY_DISABLED = '1';
+
+// Every address the children will listen on, each with the variable that moves it: checked
+// now, before anything is installed, built or started.
+const listeners = stackListeners(env, agentCount, ports);
+const taken = await unavailable(listeners);
+if (taken.length > 0) {
+  for (const line of describeUnavailable(taken)) console.error(line);
+  console.error('✗ nothing was started');
+  process.exit(1);
+}
 
 function step(msg) {
   console.log(`▸ ${msg}`);
@@ -137,6 +164,8 @@ if (consoleBuildIsStale() || env.CRAWLER_REBUILD_CONSOLE === '1') {
 let stopping = false;
 const supervisor = new Supervisor({
   onFatal: () => void shutdown(1),
+  // A port taken after the check above (a race): stop at once, naming the port and its variable.
+  fatalOutput: (proc, line) => listenFailure(proc.name, line, listeners),
 });
 const procs = supervisor.procs;
 
@@ -166,15 +195,30 @@ async function shutdown(code = 0) {
   process.exit(code);
 }
 
-let signals = 0;
+// A terminal's Ctrl-C reaches this process twice: from the terminal (the whole foreground
+// group) and passed on by npm. A signal within this long of the first is that same stop.
+const ECHO_MS = 1_000;
+let firstSignalAt = null;
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
-    signals++;
-    if (signals > 1 && stopping) {
-      console.error('✗ stopping at once (second signal)');
-      supervisor.killAll();
-      process.exit(130);
+    if (firstSignalAt === null) {
+      firstSignalAt = Date.now();
+      void shutdown(0);
+      return;
     }
+    if (Date.now() - firstSignalAt < ECHO_MS) return;
+    console.error('✗ stopping at once (second signal)');
+    supervisor.killAll();
+    process.exit(130);
+  });
+}
+// Run by npm (`npm start`, `npm run demo`), this process is npm's child: when npm is gone — it
+// was killed with SIGKILL, or a shell between us died of the signal meant for us — stop.
+// (Started otherwise, e.g. with nohup, it keeps running when its parent exits.)
+if (/\bscripts\/start\.mjs\b/.test(process.env.npm_lifecycle_script ?? '')) {
+  const npm = process.ppid;
+  watchParent(npm, () => {
+    console.error(`✗ npm (pid ${npm}) is gone: stopping`);
     void shutdown(0);
   });
 }
@@ -228,7 +272,7 @@ if (demo) {
     '--seed',
     '1',
     '--port',
-    env.DEMO_PORT ?? '8480',
+    String(demoPort),
     '--out',
     'data/synthetic',
     '--log',
@@ -250,7 +294,7 @@ if (demo) {
 step('starting the coordinator');
 // Each launch counts as started once /healthz answers (so one that cannot start is told from
 // one that crashed later).
-start('coordinator', ['apps/coordinator/dist/main.js'], {
+const coordinatorProc = start('coordinator', ['apps/coordinator/dist/main.js'], {
   healthUrl: `${env.COORDINATOR_URL}/healthz`,
 });
 if (!(await waitFor(`${env.COORDINATOR_URL}/healthz`, 'the coordinator'))) await halt();
@@ -258,7 +302,6 @@ if (!(await waitFor(`${env.COORDINATOR_URL}/healthz`, 'the coordinator'))) await
 // Each agent has its own id (stable across restarts, so a restarted agent ships what its
 // predecessor left) and metrics port; the parse threads are shared out between them.
 const machine = (env.HOSTNAME || hostname()).replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40) || 'host';
-const metricsBase = Number(env.AGENT_METRICS_PORT || 9464);
 const parseThreads = Math.max(1, Math.floor(availableParallelism() / agentCount) - 1);
 step(
   `starting ${agentCount} agent${agentCount === 1 ? '' : 's'} (AGENT_PROCESSES; ` +
@@ -279,9 +322,9 @@ for (let i = 1; i <= agentCount; i++) {
   });
 }
 step('starting the console');
-start(
+const consoleProc = start(
   'console',
-  ['../../node_modules/next/dist/bin/next', 'start', '-p', consolePort, '-H', '127.0.0.1'],
+  ['../../node_modules/next/dist/bin/next', 'start', '-p', String(consolePort), '-H', '127.0.0.1'],
   { cwd: 'apps/console', healthUrl: `http://127.0.0.1:${consolePort}/` },
 );
 if (!(await waitFor(`http://127.0.0.1:${consolePort}/`, 'the console'))) await halt();
@@ -296,13 +339,29 @@ if (seedsFile) {
   step(`seeded ${urls.length} synthetic hosts (${r.status})`);
 }
 
+// The banner names an address only when it answers now, served by our child (up, running).
+async function answering(proc, url) {
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    const child = proc.child;
+    return r.status < 500 && proc.up && child?.exitCode === null && child.signalCode === null;
+  } catch {
+    return false;
+  }
+}
+const [consoleAnswers, apiAnswers] = await Promise.all([
+  answering(consoleProc, `http://127.0.0.1:${consolePort}/`),
+  answering(coordinatorProc, `${env.COORDINATOR_URL}/healthz`),
+]);
+const silent = (name) => `not answering (yet): see the [${name}] lines above`;
+if (stopping) await halt();
 console.log(`
-  Console  http://127.0.0.1:${consolePort}
-  API      ${env.COORDINATOR_URL}/v1/stats   (REST /v1, tRPC /trpc; Authorization: Bearer <token>)
+  Console  ${consoleAnswers ? `http://127.0.0.1:${consolePort}` : silent('console')}
+  API      ${apiAnswers ? `${env.COORDINATOR_URL}/v1/stats   (REST /v1, tRPC /trpc; Authorization: Bearer <token>)` : silent('coordinator')}
   Sign in  ${env.ADMIN_EMAIL}; password and API token in ${credentialsFile}
   Seeds    npx crawler seeds add https://example.com/   (the CLI reads the token from there)
   Agents   ${agentCount} process${agentCount === 1 ? '' : 'es'} (AGENT_PROCESSES); progress every 10 s
-  Stop     Ctrl-C
+  Stop     Ctrl-C, or kill -TERM ${process.pid}
 `);
 
 // 7. One progress line every 10 s, from GET /v1/stats.

@@ -36,6 +36,8 @@ export interface Proc {
   restartTimer: NodeJS.Timeout | null;
   stopRequested: boolean;
   stderrTail: string[];
+  /** What the current launch said that makes its exit stop everything, if anything. */
+  fatalReason: string | null;
 }
 
 export interface ExitInfo {
@@ -53,6 +55,8 @@ export class Supervisor extends EventEmitter {
       out?: (line: string) => void;
       err?: (line: string) => void;
       onFatal?: (proc: Proc, reason: string) => void;
+      /** Reads each output line: a reason makes that launch's unasked exit stop everything. */
+      fatalOutput?: (proc: Proc, line: string) => string | null;
     },
   );
   readonly opts: SuperviseOptions;

@@ -10,11 +10,19 @@
 //   a start failure (it came from outside: an operator, the OOM killer).
 // - A child is up once it ran `upAfterMs`, or once its `healthUrl` answered (below 500), or
 //   when the caller says so (`markUp`); each launch starts again as "starting".
+// - A child whose output says why it cannot start (`fatalOutput`: a port in use) stops
+//   everything the first time it exits that way: restarting it would fail the same way.
 // - A restarted child gets the same arguments and environment (agents keep their id).
+// - No child outlives the supervisor: each runs with scripts/stop-with-parent.cjs preloaded,
+//   which stops it (SIGTERM to its group) once the supervisor's pid is no longer its parent's.
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+/** Preloaded into every child: it stops when the supervisor is gone. */
+const STOP_WITH_PARENT = fileURLToPath(new URL('./stop-with-parent.cjs', import.meta.url));
 
 /** Defaults of {@link Supervisor}'s options (all in ms but the counts). */
 export const SUPERVISE_DEFAULTS = Object.freeze({
@@ -58,7 +66,10 @@ export class Supervisor extends EventEmitter {
   /**
    * @param {Partial<typeof SUPERVISE_DEFAULTS> & {
    *   out?: (line: string) => void, err?: (line: string) => void,
-   *   onFatal?: (proc: object, reason: string) => void }} [opts]
+   *   onFatal?: (proc: object, reason: string) => void,
+   *   fatalOutput?: (proc: object, line: string) => string | null }} [opts] `fatalOutput`
+   *   reads each output line of a child: a reason returned stops everything when that launch
+   *   exits unasked, instead of a restart
    */
   constructor(opts = {}) {
     super();
@@ -66,6 +77,7 @@ export class Supervisor extends EventEmitter {
     this.out = opts.out ?? ((line) => console.log(line));
     this.err = opts.err ?? ((line) => console.error(line));
     this.onFatal = opts.onFatal ?? (() => {});
+    this.fatalOutput = opts.fatalOutput ?? (() => null);
     /** Every child started, in order. */
     this.procs = [];
     /** Set by {@link stopRestarts}: nothing is started again. */
@@ -100,6 +112,8 @@ export class Supervisor extends EventEmitter {
       restartTimer: null,
       stopRequested: false,
       stderrTail: [],
+      /** What the current launch said that makes its exit fatal (see `fatalOutput`). */
+      fatalReason: null,
     };
     this.procs.push(proc);
     this.#launch(proc);
@@ -160,8 +174,9 @@ export class Supervisor extends EventEmitter {
     proc.up = false;
     proc.launches++;
     proc.stderrTail = [];
-    const child = spawn(process.execPath, proc.args, {
-      env: proc.env,
+    proc.fatalReason = null;
+    const child = spawn(process.execPath, ['--require', STOP_WITH_PARENT, ...proc.args], {
+      env: { ...proc.env, CRAWLER_SUPERVISOR_PID: String(process.pid) },
       cwd: proc.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -169,9 +184,13 @@ export class Supervisor extends EventEmitter {
     proc.child = child;
     proc.startedAt = Date.now();
     const prefix = `[${proc.name}]`.padEnd(16);
-    createInterface({ input: child.stdout }).on('line', (line) => this.out(`${prefix}${line}`));
-    createInterface({ input: child.stderr }).on('line', (line) => {
+    const read = (line) => {
       this.out(`${prefix}${line}`);
+      if (proc.child === child) proc.fatalReason ??= this.fatalOutput(proc, line);
+    };
+    createInterface({ input: child.stdout }).on('line', read);
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      read(line);
       proc.stderrTail.push(line);
       if (proc.stderrTail.length > this.opts.tailLines) proc.stderrTail.shift();
     });
@@ -222,8 +241,10 @@ export class Supervisor extends EventEmitter {
       ? `; its last stderr lines:\n${proc.stderrTail.map((l) => `    │ ${l}`).join('\n')}`
       : ' (nothing on stderr)';
     if (startFailure) proc.startFailures++;
-    if (proc.startFailures >= this.opts.maxStartFailures) {
-      const reason = `${proc.name} failed ${proc.startFailures} times in a row while starting (${how})`;
+    if (proc.fatalReason !== null || proc.startFailures >= this.opts.maxStartFailures) {
+      const reason =
+        proc.fatalReason ??
+        `${proc.name} failed ${proc.startFailures} times in a row while starting (${how})`;
       this.err(`✗ ${reason}; stopping everything${tail}`);
       this.emit('fatal', { proc, reason });
       this.onFatal(proc, reason);

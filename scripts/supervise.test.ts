@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Supervisor, type ExitInfo, type Proc } from './supervise.mjs';
+
+const SUPERVISE_URL = new URL('./supervise.mjs', import.meta.url).href;
 
 // npm start's supervision (scripts/supervise.mjs) with real child processes that crash, are
 // SIGKILLed, fail at start or ignore SIGTERM. Delays are shortened; the rules are the same.
@@ -57,6 +60,16 @@ async function until(what: string, cond: () => boolean, ms = 10_000): Promise<vo
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
+  }
+}
+
+/** Whether `pid` is still a process (not yet reaped counts as gone). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
   }
 }
 
@@ -247,5 +260,69 @@ describe('npm start supervision', () => {
         return true;
       }
     });
+  });
+  it('stops everything at once when a launch said why it cannot start (a port in use)', async () => {
+    // Up (its health check answered, from whoever holds the port), then the listen fails: a
+    // restart would fail the same way.
+    const { s, errors, fatal, exits } = supervisor({
+      upAfterMs: 50,
+      fatalOutput: (p, line) =>
+        line.includes('EADDRINUSE') ? `${p.name} could not listen: CONSOLE_PORT` : null,
+    });
+    const proc = s.start(
+      'console',
+      inline(
+        `setTimeout(() => { console.error('Error: listen EADDRINUSE: address already in use 127.0.0.1:3000'); process.exit(1); }, 300);`,
+      ),
+    );
+    await until('the fatal call', () => fatal.length > 0);
+    expect(fatal).toEqual(['console could not listen: CONSOLE_PORT']);
+    expect(exits.map((e) => e.startFailure)).toEqual([false]);
+    expect(errors.at(-1)).toContain('stopping everything');
+    await sleep(300);
+    expect(proc.launches).toBe(1);
+  });
+
+  it('a child whose supervisor is SIGKILLed stops itself as if asked, and its group with it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'supervise-orphan-'));
+    const pids: number[] = [];
+    let parent: ChildProcess | undefined;
+    try {
+      // The child writes its pid and its grandchild's, and on SIGTERM a file saying it drained.
+      const child = `
+        const fs = require('node:fs'); const dir = ${JSON.stringify(dir)};
+        const g = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+        process.on('SIGTERM', () => { fs.writeFileSync(dir + '/drained', ''); setTimeout(() => process.exit(0), 200); });
+        fs.writeFileSync(dir + '/pids', process.pid + ' ' + g.pid);
+        setInterval(() => {}, 1000);`;
+      parent = spawn(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { Supervisor } from ${JSON.stringify(SUPERVISE_URL)};
+           new Supervisor().start('agent', ['-e', ${JSON.stringify(child)}]);
+           setInterval(() => {}, 1000);`,
+        ],
+        { stdio: 'ignore' },
+      );
+      const pidsFile = join(dir, 'pids');
+      await until('the child and grandchild', () => existsSync(pidsFile));
+      await sleep(100);
+      pids.push(...readFileSync(pidsFile, 'utf8').split(' ').map(Number));
+      const [childPid, grandchildPid] = pids;
+      expect(running(childPid!) && running(grandchildPid!)).toBe(true);
+      parent.kill('SIGKILL');
+      const t0 = Date.now();
+      await until('the child gone', () => !running(childPid!), 5_000);
+      await until('the grandchild gone', () => !running(grandchildPid!), 5_000);
+      expect(Date.now() - t0).toBeLessThan(3_000);
+      // It ran its SIGTERM handler (an agent drains there), rather than being killed.
+      expect(existsSync(join(dir, 'drained'))).toBe(true);
+    } finally {
+      parent?.kill('SIGKILL');
+      for (const pid of pids.filter(running)) process.kill(pid, 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
