@@ -92,7 +92,11 @@ export class OneShotAgents {
       );
     } catch (err) {
       await agents.kill();
-      throw err;
+      // An agent that dies while the others start (one may already be fetching) stops the
+      // crawl as one that dies later does, and says so the same way.
+      throw new Error(`the crawl stopped: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
     }
     return agents;
   }

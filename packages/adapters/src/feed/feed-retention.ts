@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagesDroppedKey, pagesStreamKey } from '@crawler/domain/messages';
-import { defineRedisScript, loadLua, type RedisClient, type RedisScript } from '../redis';
+import { evalRedisScript, loadLua, type RedisClient, type RedisScript } from '../redis';
 
 /** The scripts' folder (copied whole into a build): includes are named from it. */
 const commandsDir = new URL('./commands/', import.meta.url);
@@ -104,19 +104,15 @@ export class FeedRetention {
   private readonly dropScript: RedisScript;
   private readonly overflow: FeedOverflow;
   private readonly groups: readonly string[];
-  private readonly defined: Promise<void>;
 
   constructor(
     redis: RedisClient,
     private readonly opts: FeedRetentionOptions,
   ) {
-    this.trimScript = defineRedisScript(redis, 'feed_trim', 2, TRIM_LUA);
-    this.dropScript = defineRedisScript(redis, 'feed_drop_group', 2, DROP_GROUP_LUA);
-    // An auto-pipeline already pending in this tick was made without the new commands (ioredis
-    // copies them when it makes one: "pipeline[name] is not a function"); it is sent by the next
-    // macrotask, so the scripts are first used after that. (It matters to a reader made late,
-    // as the coordinator's, at its first stats call.)
-    this.defined = new Promise<void>((resolve) => setImmediate(resolve));
+    // Not defined as commands: a reader made late (the coordinator's, at its first stats call)
+    // would define them while an auto-pipeline is pending, which then fails (evalRedisScript).
+    this.trimScript = evalRedisScript(redis, 2, TRIM_LUA);
+    this.dropScript = evalRedisScript(redis, 2, DROP_GROUP_LUA);
     this.overflow = opts.overflow ?? 'hold';
     this.groups = opts.groups ?? [];
   }
@@ -153,7 +149,6 @@ export class FeedRetention {
   async unregister(group: string): Promise<number | null> {
     const counts = await Promise.all(
       this.partitionNumbers().map(async (p) => {
-        await this.defined;
         return z
           .number()
           .int()
@@ -181,7 +176,6 @@ export class FeedRetention {
     mode: FeedOverflow | 'read',
     groups: readonly string[],
   ): Promise<FeedPartitionState> {
-    await this.defined;
     const reply = await this.trimScript(
       pagesStreamKey(this.opts.prefix, partition),
       pagesDroppedKey(this.opts.prefix, partition),

@@ -5,7 +5,7 @@ export {
   type RedisDurabilityProblem,
   type RedisNodeDurability,
 } from './check-redis-durability';
-export { defineRedisScript, type RedisScript } from './define-script';
+export { defineRedisScript, evalRedisScript, type RedisScript } from './define-script';
 export { loadLua } from './load-lua';
 export { cappedHashKeys, type CappedHashKeys } from './keys';
 export { CappedHash } from './capped-hash';
